@@ -1,0 +1,455 @@
+package gojit
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/runtime"
+)
+
+// Func is a compiled function. Each distinct input signature (the dtypes
+// and shapes of the array arguments and the values of the static ones) is
+// traced and compiled once, on its first call; later calls with the same
+// signature run the compiled code directly. A Func is safe for concurrent
+// use.
+type Func struct {
+	fn     reflect.Value
+	name   string
+	params []param
+	out    outKind
+	cfg    config
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	last    atomic.Pointer[entry]
+
+	calls, traces atomic.Int64
+}
+
+type param struct {
+	tensor bool
+	typ    reflect.Type
+}
+
+type outKind struct {
+	slice    bool // returns []*Tensor
+	tensors  int  // number of *Tensor results (when not slice)
+	trailErr bool // last result is an error
+}
+
+// entry is one traced and compiled signature.
+type entry struct {
+	specs []argSpec
+	exe   *runtime.Executable
+	outs  []outSpec
+	ready chan struct{}
+	err   error
+}
+
+type argSpec struct {
+	dtype  DType
+	shape  []int
+	static any
+	cmp    bool // static value is comparable with ==
+}
+
+type outSpec struct {
+	dtype DType
+	shape []int
+}
+
+var tensorType = reflect.TypeFor[*Tensor]()
+var tensorSliceType = reflect.TypeFor[[]*Tensor]()
+var errorType = reflect.TypeFor[error]()
+
+// ErrArgs is wrapped by the errors Call returns for arguments that do not
+// fit the function: wrong count, wrong type, or a malformed Array.
+var ErrArgs = errors.New("bad arguments")
+
+// Compile wraps fn for tracing and compilation. fn's *Tensor parameters are
+// traced inputs; parameters of any other type are static: their values are
+// baked into the trace and are part of the signature, like JAX's
+// static_argnums. fn returns one or more *Tensor, or a []*Tensor,
+// optionally followed by an error.
+//
+// Compile checks fn's type; tracing and compiling happen on the first Call
+// with each new signature.
+func Compile(fn any, opts ...Option) (*Func, error) {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return nil, fmt.Errorf("gojit: Compile: want a function, got %T", fn)
+	}
+	t := v.Type()
+	if t.IsVariadic() {
+		return nil, fmt.Errorf("gojit: Compile: variadic functions are not supported (%s)", t)
+	}
+	f := &Func{fn: v, name: t.String(), cfg: defaultConfig(), entries: map[string]*entry{}}
+	for _, o := range opts {
+		o(&f.cfg)
+	}
+	for i := range t.NumIn() {
+		in := t.In(i)
+		f.params = append(f.params, param{tensor: in == tensorType, typ: in})
+	}
+	nout := t.NumOut()
+	if nout > 0 && t.Out(nout-1) == errorType {
+		f.out.trailErr = true
+		nout--
+	}
+	switch {
+	case nout == 1 && t.Out(0) == tensorSliceType:
+		f.out.slice = true
+	case nout >= 1:
+		for i := range nout {
+			if t.Out(i) != tensorType {
+				return nil, fmt.Errorf("gojit: Compile: result %d of %s is %s; want *gojit.Tensor, []*gojit.Tensor or a trailing error", i, t, t.Out(i))
+			}
+		}
+		f.out.tensors = nout
+	default:
+		return nil, fmt.Errorf("gojit: Compile: %s returns no tensors", t)
+	}
+	return f, nil
+}
+
+// Call runs the function: args are *Array values for the Tensor parameters
+// and Go values for the static ones. It returns one new Array per result.
+func (f *Func) Call(args ...any) ([]*Array, error) {
+	e, err := f.lookup(args)
+	if err != nil {
+		return nil, err
+	}
+	outs := make([]*Array, len(e.outs))
+	for i, o := range e.outs {
+		outs[i] = New(o.dtype, o.shape...)
+	}
+	return outs, f.run(e, outs, args)
+}
+
+// CallInto is Call writing into caller-provided arrays, which must have the
+// results' dtypes and shapes. It allocates nothing for the results. An
+// output that shares memory with an input is computed into a temporary and
+// copied, so in-place updates are allowed.
+func (f *Func) CallInto(outs []*Array, args ...any) error {
+	e, err := f.lookup(args)
+	if err != nil {
+		return err
+	}
+	if len(outs) != len(e.outs) {
+		return fmt.Errorf("gojit: %s: %w: %d output arrays for %d results", f.name, ErrArgs, len(outs), len(e.outs))
+	}
+	for i, o := range outs {
+		want := e.outs[i]
+		if o == nil || o.err != nil || o.dtype != want.dtype || !ir.Shape(o.shape).Equal(want.shape) {
+			return fmt.Errorf("gojit: %s: %w: output %d is %s, want %s%s", f.name, ErrArgs, i, describe(o), want.dtype, ir.Shape(want.shape))
+		}
+	}
+	return f.run(e, outs, args)
+}
+
+func describe(a *Array) string {
+	switch {
+	case a == nil:
+		return "nil"
+	case a.err != nil:
+		return a.err.Error()
+	}
+	return fmt.Sprintf("%s%s", a.dtype, ir.Shape(a.shape))
+}
+
+// run executes e. Outputs overlapping an input or an earlier output go
+// through temporaries, because the kernels assume they do not alias.
+func (f *Func) run(e *entry, outs []*Array, args []any) error {
+	var insBuf [8]unsafe.Pointer
+	var outsBuf [4]unsafe.Pointer
+	ins := insBuf[:0]
+	for i, p := range f.params {
+		if p.tensor {
+			ins = append(ins, args[i].(*Array).ptr)
+		}
+	}
+	targets := outs
+	var fixup []int
+	for j, o := range outs {
+		if f.aliases(o, outs[:j], args) {
+			if fixup == nil {
+				targets = append([]*Array(nil), outs...)
+			}
+			targets[j] = New(o.dtype, o.shape...)
+			fixup = append(fixup, j)
+		}
+	}
+	optr := outsBuf[:0]
+	for _, o := range targets {
+		optr = append(optr, o.ptr)
+	}
+	if err := e.exe.Run(ins, optr); err != nil {
+		return fmt.Errorf("gojit: %s: %w", f.name, err)
+	}
+	for _, j := range fixup {
+		copyArray(outs[j], targets[j])
+	}
+	f.calls.Add(1)
+	return nil
+}
+
+func (f *Func) aliases(o *Array, earlier []*Array, args []any) bool {
+	for i, p := range f.params {
+		if p.tensor && overlaps(o, args[i].(*Array)) {
+			return true
+		}
+	}
+	for _, e := range earlier {
+		if overlaps(o, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func copyArray(dst, src *Array) {
+	n := src.Size() * src.dtype.Size()
+	if n > 0 {
+		copy(unsafe.Slice((*byte)(dst.ptr), n), unsafe.Slice((*byte)(src.ptr), n))
+	}
+}
+
+// lookup finds or builds the entry for args' signature. The common case,
+// the same signature as the previous call, compares against it without
+// allocating.
+func (f *Func) lookup(args []any) (*entry, error) {
+	if len(args) != len(f.params) {
+		return nil, fmt.Errorf("gojit: %s: %w: got %d arguments, want %d", f.name, ErrArgs, len(args), len(f.params))
+	}
+	if e := f.last.Load(); e != nil && e.matches(args) {
+		return e, nil
+	}
+	key, specs, err := f.signature(args)
+	if err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	e, ok := f.entries[key]
+	if !ok {
+		e = &entry{specs: specs, ready: make(chan struct{})}
+		f.entries[key] = e
+	}
+	f.mu.Unlock()
+	if !ok {
+		e.err = f.build(e, args)
+		if e.err != nil {
+			f.mu.Lock()
+			delete(f.entries, key) // let a later call retry
+			f.mu.Unlock()
+		}
+		close(e.ready)
+	} else {
+		<-e.ready
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	f.last.Store(e)
+	return e, nil
+}
+
+func (e *entry) matches(args []any) bool {
+	for i, s := range e.specs {
+		if s.shape != nil {
+			a, ok := args[i].(*Array)
+			if !ok || a == nil || a.err != nil || a.dtype != s.dtype || len(a.shape) != len(s.shape) {
+				return false
+			}
+			for k, d := range a.shape {
+				if d != s.shape[k] {
+					return false
+				}
+			}
+			continue
+		}
+		if s.cmp {
+			if args[i] != s.static {
+				return false
+			}
+		} else if !reflect.DeepEqual(args[i], s.static) {
+			return false
+		}
+	}
+	return true
+}
+
+// signature validates args and returns their cache key and specs.
+func (f *Func) signature(args []any) (string, []argSpec, error) {
+	var b strings.Builder
+	specs := make([]argSpec, len(args))
+	for i, p := range f.params {
+		if p.tensor {
+			a, ok := args[i].(*Array)
+			if !ok || a == nil {
+				return "", nil, fmt.Errorf("gojit: %s: %w: argument %d is %T, want *gojit.Array", f.name, ErrArgs, i, args[i])
+			}
+			if a.err != nil {
+				return "", nil, fmt.Errorf("gojit: %s: %w: argument %d: %v", f.name, ErrArgs, i, a.err)
+			}
+			specs[i] = argSpec{dtype: a.dtype, shape: append([]int{}, a.shape...)}
+			fmt.Fprintf(&b, "%s%v;", a.dtype, ir.Shape(a.shape))
+			continue
+		}
+		if args[i] == nil {
+			if !canBeNil(p.typ) {
+				return "", nil, fmt.Errorf("gojit: %s: %w: argument %d is nil, want %s", f.name, ErrArgs, i, p.typ)
+			}
+		} else if !reflect.TypeOf(args[i]).AssignableTo(p.typ) {
+			return "", nil, fmt.Errorf("gojit: %s: %w: argument %d is %T, want %s", f.name, ErrArgs, i, args[i], p.typ)
+		}
+		specs[i] = argSpec{static: args[i], cmp: args[i] == nil || reflect.TypeOf(args[i]).Comparable()}
+		fmt.Fprintf(&b, "%T=%#v;", args[i], args[i])
+	}
+	return b.String(), specs, nil
+}
+
+func canBeNil(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Func, reflect.Chan:
+		return true
+	}
+	return false
+}
+
+// build traces fn for the signature of args and compiles the graph.
+func (f *Func) build(e *entry, args []any) error {
+	start := time.Now()
+	g, err := f.trace(args)
+	if err != nil {
+		return err
+	}
+	traced := time.Since(start)
+	exe, err := runtime.Build(g, runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel})
+	if err != nil {
+		return fmt.Errorf("gojit: %s: compile: %w", f.name, err)
+	}
+	e.exe = exe
+	for _, v := range exe.Graph.Outputs {
+		n := exe.Graph.Node(v)
+		e.outs = append(e.outs, outSpec{dtype: DType(n.DType), shape: append([]int{}, n.Shape...)})
+	}
+	f.traces.Add(1)
+	if l := f.cfg.logger; l != nil {
+		l.Debug("gojit: compiled", "func", f.name, "nodes", len(g.Nodes), "groups", len(exe.Plan.Roots),
+			"trace", traced, "total", time.Since(start), "interpreted", exe.Interpreted())
+	}
+	return nil
+}
+
+// trace calls fn with parameter tensors and returns the recorded graph.
+func (f *Func) trace(args []any) (g *ir.Graph, err error) {
+	tr := newTracer()
+	tr.params = true
+	in := make([]reflect.Value, len(f.params))
+	for i, p := range f.params {
+		if p.tensor {
+			a := args[i].(*Array)
+			pcs := callers()
+			v, err := tr.g.AddParam(a.dtype.ir(), ir.Shape(a.shape).Clone(), fmt.Sprintf("argument %d", i))
+			if err != nil {
+				return nil, err
+			}
+			tr.pcs = append(tr.pcs, pcs)
+			in[i] = reflect.ValueOf(&Tensor{tr: tr, v: v})
+			continue
+		}
+		if args[i] == nil {
+			in[i] = reflect.Zero(p.typ)
+		} else {
+			in[i] = reflect.ValueOf(args[i]).Convert(p.typ)
+		}
+	}
+	out, err := f.callTraced(in)
+	if err != nil {
+		return nil, err
+	}
+	var results []*Tensor
+	if f.out.slice {
+		results = out[0].Interface().([]*Tensor)
+	} else {
+		for _, o := range out[:f.out.tensors] {
+			results = append(results, o.Interface().(*Tensor))
+		}
+	}
+	if f.out.trailErr {
+		if e, _ := out[len(out)-1].Interface().(error); e != nil {
+			return nil, fmt.Errorf("gojit: %s: %w", f.name, e)
+		}
+	}
+	if len(results) == 0 {
+		return nil, fmt.Errorf("gojit: %s: returned no tensors", f.name)
+	}
+	pcs := callers()
+	for i, r := range results {
+		if r == nil {
+			tr.errs = append(tr.errs, fmt.Errorf("result %d is a nil *Tensor", i))
+			continue
+		}
+		if r.weak {
+			r = tr.constant(ir.Float32, nil, r.val, pcs)
+		}
+		if r, ok := tr.own("return", i, r, pcs); ok {
+			tr.g.Outputs = append(tr.g.Outputs, r.v)
+		}
+	}
+	if len(tr.errs) > 0 {
+		return nil, fmt.Errorf("gojit: tracing %s:\n%w", f.name, errorList(tr.errs))
+	}
+	for i := range tr.g.Nodes {
+		if tr.g.Nodes[i].Pos == "" {
+			tr.g.Nodes[i].Pos = userPos(tr.pcs[i])
+		}
+	}
+	return &tr.g, nil
+}
+
+// callTraced calls fn, turning a panic in user code into an error.
+func (f *Func) callTraced(in []reflect.Value) (out []reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("gojit: %s panicked while tracing: %v\n%s", f.name, r, debug.Stack())
+		}
+	}()
+	return f.fn.Call(in), nil
+}
+
+// FuncStats are a Func's counters.
+type FuncStats struct {
+	Calls      int64 // successful calls
+	Traces     int64 // signatures traced and compiled
+	Signatures int   // signatures currently cached
+}
+
+// Stats returns the Func's counters.
+func (f *Func) Stats() FuncStats {
+	f.mu.Lock()
+	n := len(f.entries)
+	f.mu.Unlock()
+	return FuncStats{Calls: f.calls.Load(), Traces: f.traces.Load(), Signatures: n}
+}
+
+// CacheStats are the process-wide compile cache counters: kernels are
+// shared by every Func whose traces produce the same graph.
+type CacheStats struct {
+	Hits, Misses, Compiles int64
+	CompileTime            time.Duration
+}
+
+// ReadCacheStats returns the process-wide compile cache counters.
+func ReadCacheStats() CacheStats {
+	s := runtime.ReadStats()
+	return CacheStats{Hits: s.Hits, Misses: s.Misses, Compiles: s.Compiles, CompileTime: s.CompileTime}
+}

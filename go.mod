@@ -1,0 +1,3 @@
+module github.com/gojit/gojit
+
+go 1.26

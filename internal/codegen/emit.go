@@ -1,0 +1,156 @@
+package codegen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// fn accumulates the text of one LLVM function. Instructions are appended
+// at the end of the current basic block; loops open new blocks.
+type fn struct {
+	b     strings.Builder
+	tmp   int
+	label int
+	cur   string            // name of the block being written
+	memo  map[string]string // value@index -> SSA name, for the current loop body
+	decls map[string]string // intrinsic and libm declarations this function needs
+}
+
+// ins appends "%tN = <text>" and returns %tN.
+func (f *fn) ins(format string, args ...any) string {
+	f.tmp++
+	name := "%t" + strconv.Itoa(f.tmp)
+	fmt.Fprintf(&f.b, "  %s = ", name)
+	fmt.Fprintf(&f.b, format, args...)
+	f.b.WriteByte('\n')
+	return name
+}
+
+// stmt appends an instruction that defines nothing.
+func (f *fn) stmt(format string, args ...any) {
+	f.b.WriteString("  ")
+	fmt.Fprintf(&f.b, format, args...)
+	f.b.WriteByte('\n')
+}
+
+func (f *fn) block(name string) {
+	fmt.Fprintf(&f.b, "%s:\n", name)
+	f.cur = name
+}
+
+func (f *fn) newLabel(prefix string) string {
+	f.label++
+	return prefix + strconv.Itoa(f.label)
+}
+
+// declare records a function declaration the module must carry.
+func (f *fn) declare(name, decl string) {
+	if f.decls == nil {
+		f.decls = map[string]string{}
+	}
+	f.decls[name] = decl
+}
+
+// loop is an open counted loop: iv runs over [start, end).
+type loop struct {
+	iv, body, latch, exit string
+	end                   string
+	savedMemo             map[string]string
+}
+
+// openLoop starts a loop over [start, end) and leaves f in its body. The
+// guard skips empty ranges; the memo table is scoped to the body, because
+// values computed inside do not dominate code after the loop.
+func (f *fn) openLoop(start, end string) *loop {
+	l := &loop{body: f.newLabel("body"), latch: f.newLabel("latch"), exit: f.newLabel("exit"), end: end}
+	pre := f.cur
+	guard := f.ins("icmp slt i64 %s, %s", start, end)
+	f.stmt("br i1 %s, label %%%s, label %%%s", guard, l.body, l.exit)
+	f.block(l.body)
+	f.tmp++
+	l.iv = "%i" + strconv.Itoa(f.tmp)
+	f.stmt("%s = phi i64 [ %s, %%%s ], [ %s.next, %%%s ]", l.iv, start, pre, l.iv, l.latch)
+	l.savedMemo = f.memo
+	f.memo = make(map[string]string, len(f.memo))
+	for k, v := range l.savedMemo {
+		f.memo[k] = v
+	}
+	return l
+}
+
+// closeLoop ends the body and leaves f in the loop's exit block.
+func (f *fn) closeLoop(l *loop) {
+	f.stmt("br label %%%s", l.latch)
+	f.block(l.latch)
+	f.stmt("%s.next = add nuw nsw i64 %s, 1", l.iv, l.iv)
+	c := f.ins("icmp slt i64 %s.next, %s", l.iv, l.end)
+	f.stmt("br i1 %s, label %%%s, label %%%s", c, l.body, l.exit)
+	f.block(l.exit)
+	f.memo = l.savedMemo
+}
+
+// index is a position in a tensor of some shape, known by its coordinates,
+// its row-major linear offset, or both. Missing parts are computed on
+// demand, so a chain of same-shape elementwise ops over a flat loop never
+// computes coordinates, and loads from a buffer never need them.
+type index struct {
+	key   string // identity for memoization: equal keys denote the same position
+	shape ir.Shape
+	dims  []string // SSA i64 per dimension, "" when not yet computed
+	lin   string   // SSA i64 linear offset, "" when not yet computed
+}
+
+func newIndex(key string, shape ir.Shape) *index {
+	return &index{key: key, shape: shape, dims: make([]string, len(shape))}
+}
+
+// dim returns coordinate k of ix.
+func (f *fn) dim(ix *index, k int) string {
+	if ix.shape[k] == 1 {
+		return "0"
+	}
+	if ix.dims[k] == "" {
+		lin := f.linear(ix)
+		st := ix.shape.Strides()[k]
+		q := lin
+		if st != 1 {
+			q = f.ins("udiv i64 %s, %d", lin, st)
+		}
+		if k > 0 {
+			q = f.ins("urem i64 %s, %d", q, ix.shape[k])
+		}
+		ix.dims[k] = q
+	}
+	return ix.dims[k]
+}
+
+// linear returns the row-major offset of ix.
+func (f *fn) linear(ix *index) string {
+	if ix.lin != "" {
+		return ix.lin
+	}
+	strides := ix.shape.Strides()
+	acc := ""
+	for k, d := range ix.shape {
+		if d == 1 {
+			continue
+		}
+		term := f.dim(ix, k)
+		if strides[k] != 1 {
+			term = f.ins("mul nuw nsw i64 %s, %d", term, strides[k])
+		}
+		if acc == "" {
+			acc = term
+		} else {
+			acc = f.ins("add nuw nsw i64 %s, %s", acc, term)
+		}
+	}
+	if acc == "" {
+		acc = "0"
+	}
+	ix.lin = acc
+	return acc
+}

@@ -1,0 +1,399 @@
+package codegen
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/passes"
+)
+
+// Module is the LLVM IR of one plan: an entry function
+//
+//	void ENTRY(ptr %args)
+//
+// where args points to one buffer pointer per slot, and one internal
+// function per fused group, called in order.
+type Module struct {
+	Text  string
+	Entry string
+	// Slots[i] is the value whose buffer args[i] points to: the parameters
+	// in order, then the group results in execution order.
+	Slots []ir.Value
+}
+
+// Generate lowers a fused plan to LLVM IR text. It is pure Go: the text is
+// handed to internal/llvm, or compared with golden files in tests.
+func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
+	defer func() {
+		// The emitter panics only on an op the plan should not have routed
+		// to it; report that as an error rather than crash the caller.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("codegen: %v", r)
+		}
+	}()
+	g := p.Graph
+	slot := make(map[ir.Value]int)
+	var slots []ir.Value
+	for _, v := range g.Params {
+		slot[v] = len(slots)
+		slots = append(slots, v)
+	}
+	for _, r := range p.Roots {
+		slot[r] = len(slots)
+		slots = append(slots, r)
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "; gojit module %s\n\n", entry)
+	decls := map[string]string{}
+	var calls []string
+	for gi, r := range p.Roots {
+		gr := &group{p: p, g: g, root: r, argName: map[ir.Value]string{}}
+		name := fmt.Sprintf("%s.g%d", entry, gi)
+		body, extent := gr.emit()
+		fmt.Fprintf(&out, "; group %d computes %s\n", gi, ir.FormatNode(g, r))
+		fmt.Fprintf(&out, "define internal void @%s(", name)
+		var actuals []string
+		for _, in := range gr.inputs {
+			fmt.Fprintf(&out, "ptr noalias readonly %s, ", gr.argName[in])
+			actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[in]))
+		}
+		fmt.Fprintf(&out, "ptr noalias %%out, i64 %%start, i64 %%end) #0 {\n")
+		out.WriteString(body)
+		out.WriteString("}\n\n")
+		actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[r]), "i64 0", "i64 "+strconv.Itoa(extent))
+		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(actuals, ", ")))
+		for k, d := range gr.decls {
+			decls[k] = d
+		}
+	}
+	fmt.Fprintf(&out, "define void @%s(ptr %%args) #0 {\nentry:\n", entry)
+	for i := range slots {
+		fmt.Fprintf(&out, "  %%p%d = getelementptr inbounds ptr, ptr %%args, i64 %d\n", i, i)
+		fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
+	}
+	for _, c := range calls {
+		out.WriteString(c)
+	}
+	out.WriteString("  ret void\n}\n\n")
+	names := make([]string, 0, len(decls))
+	for k := range decls {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		out.WriteString(decls[k])
+		out.WriteByte('\n')
+	}
+	out.WriteString("\nattributes #0 = { nounwind }\n")
+	return &Module{Text: out.String(), Entry: entry, Slots: slots}, nil
+}
+
+// group emits the function computing one plan root.
+type group struct {
+	fn
+	p       *passes.Plan
+	g       *ir.Graph
+	root    ir.Value
+	inputs  []ir.Value // materialized values read, in first-use order
+	argName map[ir.Value]string
+	allocas strings.Builder
+}
+
+// emit writes the function body and returns it with the extent of the
+// outer loop (the %end the entry passes).
+func (gr *group) emit() (string, int) {
+	gr.memo = map[string]string{}
+	gr.block("entry")
+	n := &gr.g.Nodes[gr.root]
+	var extent int
+	switch n.Op.Kind() {
+	case ir.KindReduce, ir.KindArgReduce:
+		extent = gr.emitReduce(n)
+	case ir.KindMatMul:
+		extent = gr.emitMatMul(n)
+	default:
+		extent = gr.emitMap(n)
+	}
+	gr.stmt("ret void")
+	body := gr.b.String()
+	// Accumulators live in allocas in the entry block, where mem2reg and
+	// SROA promote them to registers.
+	if gr.allocas.Len() > 0 {
+		body = strings.Replace(body, "entry:\n", "entry:\n"+gr.allocas.String(), 1)
+	}
+	return body, extent
+}
+
+// loops opens one loop per dimension of shape, the outermost over
+// [%start, %end), and returns the loops and an index whose coordinates are
+// the induction variables.
+func (gr *group) loops(key string, shape ir.Shape) ([]*loop, *index) {
+	ix := newIndex(key, shape)
+	var ls []*loop
+	for k, d := range shape {
+		start, end := "0", strconv.Itoa(d)
+		if k == 0 {
+			start, end = "%start", "%end"
+		}
+		l := gr.openLoop(start, end)
+		ls = append(ls, l)
+		ix.dims[k] = l.iv
+	}
+	if len(shape) == 0 {
+		ix.lin = "0"
+	}
+	return ls, ix
+}
+
+func (gr *group) closeLoops(ls []*loop) {
+	for i := len(ls) - 1; i >= 0; i-- {
+		gr.closeLoop(ls[i])
+	}
+}
+
+func extentOf(shape ir.Shape) int {
+	if len(shape) == 0 {
+		return 1
+	}
+	return shape[0]
+}
+
+// emitMap computes an elementwise or layout root one element at a time.
+// When everything fused into it is elementwise, the loop nest is one flat
+// loop over the linear offset: the form LLVM's vectorizer handles best.
+func (gr *group) emitMap(n *ir.Node) int {
+	var ls []*loop
+	var ix *index
+	extent := extentOf(n.Shape)
+	if gr.flat(gr.root) {
+		extent = n.Shape.Size()
+		l := gr.openLoop("%start", "%end")
+		ls = []*loop{l}
+		ix = newIndex("r", n.Shape)
+		ix.lin = l.iv
+	} else {
+		ls, ix = gr.loops("r", n.Shape)
+	}
+	v := gr.compute(gr.root, ix)
+	gr.store(n.DType, "%out", gr.linear(ix), v)
+	gr.closeLoops(ls)
+	return extent
+}
+
+// flat reports whether v and everything fused into it are elementwise ops
+// or constants, so that one linear offset addresses every operand.
+func (gr *group) flat(v ir.Value) bool {
+	n := &gr.g.Nodes[v]
+	if v != gr.root && gr.p.Materialized[v] {
+		return true
+	}
+	if n.Op == ir.OpConst {
+		return true
+	}
+	if !n.Op.IsElementwise() {
+		return false
+	}
+	for _, a := range n.Args {
+		if !gr.flat(a) {
+			return false
+		}
+	}
+	return true
+}
+
+func (gr *group) store(dt ir.DType, buf, off, v string) {
+	mt := memType(dt)
+	if dt == ir.Bool {
+		v = gr.ins("zext i1 %s to i8", v)
+	}
+	p := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", mt, buf, off)
+	gr.stmt("store %s %s, ptr %s", mt, v, p)
+}
+
+func (gr *group) loadAt(dt ir.DType, buf, off string) string {
+	mt := memType(dt)
+	p := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", mt, buf, off)
+	v := gr.ins("load %s, ptr %s", mt, p)
+	if dt == ir.Bool {
+		v = gr.ins("icmp ne i8 %s, 0", v)
+	}
+	return v
+}
+
+// buf returns the function parameter holding a materialized value's buffer.
+func (gr *group) buf(v ir.Value) string {
+	if name, ok := gr.argName[v]; ok {
+		return name
+	}
+	name := fmt.Sprintf("%%in%d", v)
+	gr.argName[v] = name
+	gr.inputs = append(gr.inputs, v)
+	return name
+}
+
+// value returns the SSA operand holding v at ix: a load when v is in a
+// buffer, otherwise v computed here. Results are memoized per position.
+func (gr *group) value(v ir.Value, ix *index) string {
+	n := &gr.g.Nodes[v]
+	if n.Op == ir.OpConst {
+		return constLit(n.DType, n.Const)
+	}
+	key := strconv.Itoa(int(v)) + "@" + ix.key
+	if s, ok := gr.memo[key]; ok {
+		return s
+	}
+	var s string
+	if gr.p.Materialized[v] && v != gr.root {
+		s = gr.loadAt(n.DType, gr.buf(v), gr.linear(ix))
+	} else {
+		s = gr.compute(v, ix)
+	}
+	gr.memo[key] = s
+	return s
+}
+
+// compute emits the operation of v at ix from its operands.
+func (gr *group) compute(v ir.Value, ix *index) string {
+	n := &gr.g.Nodes[v]
+	arg := func(i int) string { return gr.value(n.Args[i], ix) }
+	switch n.Op.Kind() {
+	case ir.KindSource:
+		switch n.Op {
+		case ir.OpConst:
+			return constLit(n.DType, n.Const)
+		case ir.OpIota:
+			return gr.cast(ir.Int64, n.DType, gr.dim(ix, n.Axes[0]))
+		}
+	case ir.KindUnary:
+		return gr.unary(n.Op, n.DType, arg(0))
+	case ir.KindCast:
+		return gr.cast(gr.g.Nodes[n.Args[0]].DType, n.DType, arg(0))
+	case ir.KindBinary:
+		return gr.binary(n.Op, n.DType, arg(0), arg(1))
+	case ir.KindCompare:
+		return gr.compare(n.Op, gr.g.Nodes[n.Args[0]].DType, arg(0), arg(1))
+	case ir.KindSelect:
+		c, a, b := arg(0), arg(1), arg(2)
+		t := regType(n.DType)
+		return gr.ins("select i1 %s, %s %s, %s %s", c, t, a, t, b)
+	case ir.KindLayout:
+		return gr.layout(v, n, ix)
+	}
+	panic(fmt.Sprintf("%s cannot be computed inside a fused loop", ir.FormatNode(gr.g, v)))
+}
+
+// layout computes a data-movement op by mapping ix to a position in its
+// operand: no data is copied unless the op is a group's root.
+func (gr *group) layout(v ir.Value, n *ir.Node, ix *index) string {
+	a := n.Args[0]
+	as := gr.g.Nodes[a].Shape
+	switch n.Op {
+	case ir.OpReshape:
+		in := newIndex("rs"+as.String()+"("+ix.key+")", as)
+		in.lin = gr.linear(ix)
+		return gr.value(a, in)
+	case ir.OpBroadcast:
+		in := newIndex("bc"+as.String()+"("+ix.key+")", as)
+		off := len(n.Shape) - len(as)
+		for k, d := range as {
+			if d == 1 {
+				in.dims[k] = "0"
+			} else {
+				in.dims[k] = gr.dim(ix, off+k)
+			}
+		}
+		if len(as) == 0 {
+			in.lin = "0"
+		}
+		return gr.value(a, in)
+	case ir.OpTranspose:
+		in := newIndex("tr"+ir.Shape(n.Axes).String()+"("+ix.key+")", as)
+		for k, p := range n.Axes {
+			in.dims[p] = gr.dim(ix, k)
+		}
+		return gr.value(a, in)
+	case ir.OpSlice:
+		in := newIndex(fmt.Sprintf("sl%v%v(%s)", n.Starts, n.Steps, ix.key), as)
+		for k := range as {
+			d := gr.dim(ix, k)
+			if n.Steps[k] != 1 {
+				d = gr.ins("mul nuw nsw i64 %s, %d", d, n.Steps[k])
+			}
+			if n.Starts[k] != 0 {
+				d = gr.ins("add nuw nsw i64 %s, %d", d, n.Starts[k])
+			}
+			in.dims[k] = d
+		}
+		return gr.value(a, in)
+	case ir.OpConcat:
+		return gr.concat(n, ix)
+	}
+	panic(fmt.Sprintf("codegen: layout op %s", n.Op))
+}
+
+// concat reads every operand at its clamped position and selects the one
+// whose range holds the coordinate: branch-free, so the loop still
+// vectorizes, and never out of bounds.
+func (gr *group) concat(n *ir.Node, ix *index) string {
+	ax := n.Axes[0]
+	d := gr.dim(ix, ax)
+	t := regType(n.DType)
+	type part struct {
+		off int
+		val string
+	}
+	var parts []part
+	off := 0
+	for _, a := range n.Args {
+		as := gr.g.Nodes[a].Shape
+		size := as[ax]
+		if size == 0 {
+			continue
+		}
+		in := newIndex(fmt.Sprintf("cc%d.%d(%s)", ax, off, ix.key), as)
+		for k := range as {
+			if k != ax {
+				in.dims[k] = gr.dim(ix, k)
+				continue
+			}
+			c := d
+			if off != 0 {
+				c = gr.ins("sub i64 %s, %d", d, off)
+				neg := gr.ins("icmp slt i64 %s, 0", c)
+				c = gr.ins("select i1 %s, i64 0, i64 %s", neg, c)
+			}
+			over := gr.ins("icmp sgt i64 %s, %d", c, size-1)
+			in.dims[k] = gr.ins("select i1 %s, i64 %d, i64 %s", over, size-1, c)
+		}
+		parts = append(parts, part{off, gr.value(a, in)})
+		off += size
+	}
+	res := parts[len(parts)-1].val
+	for j := len(parts) - 2; j >= 0; j-- {
+		below := gr.ins("icmp slt i64 %s, %d", d, parts[j+1].off)
+		res = gr.ins("select i1 %s, %s %s, %s %s", below, t, parts[j].val, t, res)
+	}
+	return res
+}
+
+// alloca reserves an entry-block slot of LLVM type t.
+func (gr *group) alloca(t string) string {
+	gr.tmp++
+	name := "%acc" + strconv.Itoa(gr.tmp)
+	fmt.Fprintf(&gr.allocas, "  %s = alloca %s\n", name, t)
+	return name
+}
+
+// reduced splits the operand's axes into kept (the output's) and reduced.
+func reduced(rank int, axes []int) (kept []int) {
+	for k := range rank {
+		if !slices.Contains(axes, k) {
+			kept = append(kept, k)
+		}
+	}
+	return kept
+}

@@ -1,0 +1,127 @@
+// Package interp is the pure-Go reference interpreter of gojit's graph IR.
+//
+// It has two jobs. It is the oracle: every result the LLVM code generator
+// produces is tested against it, so its semantics below are the
+// specification of the IR, bit for bit, and the code generator implements
+// exactly the same. And it is the executor of builds without cgo, so its
+// kernels are plain loops over whole tensors rather than per-element calls.
+//
+// Run (or RunInto) evaluates the nodes in graph order, keeping one Go slice
+// per live value: []bool, []uint8, []int32, []int64, []float32 or []float64,
+// row-major, with Shape.Size() elements (1 for a 0-d scalar). Every op
+// accepts zero-size dimensions and produces empty results for them.
+//
+// # Semantics, op by op
+//
+// Notation: T is the operand dtype. "In T" means each arithmetic operation is
+// rounded to T (float32 arithmetic for f32); nothing is ever fused into a
+// multiply-add and nothing is reassociated (no fast-math).
+//
+// param: the caller's input, unchanged.
+//
+// const: the value broadcast to the shape. Float dtypes use Const.F
+// converted to T (float32(F), round to nearest); integer dtypes use Const.I
+// converted with wrap-around (int32(I), uint8(I)); bool is I != 0.
+//
+// iota axes=[a]: each element is its index along axis a, converted as an
+// i64-to-T cast (so u8 wraps modulo 256).
+//
+// neg: -x. Integers wrap (neg of MinInt is MinInt, u8 negates mod 256);
+// floats flip the sign, so neg(+0) = -0 and NaN stays NaN.
+//
+// abs: integers: x < 0 ? -x : x, wrapping (abs(MinInt) = MinInt; identity on
+// u8). Floats: clear the sign bit (abs(-0) = +0).
+//
+// exp, log, sqrt, sin, cos, tanh: computed in float64 with Go's package math
+// and rounded once to T (for f32: float32(math.Exp(float64(x)))). sqrt is
+// correctly rounded in both dtypes; the transcendental functions are only
+// as accurate as the library, so comparisons of compiled against
+// interpreted results for them need a tolerance of an ulp or so.
+//
+// rsqrt: 1 / sqrt(x) in T, with sqrt as above: a true division, never a
+// hardware reciprocal-square-root estimate.
+//
+// sigmoid: e = exp(-x) computed as above and rounded to T, then 1/(1+e) in
+// T. Large negative x gives e = +Inf and a result of 0.
+//
+// floor, ceil, round: floats round to an integral value, round being half
+// to even (math.RoundToEven: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0).
+// On integer dtypes all three are the identity.
+//
+// cast (to the node's dtype D):
+//   - same dtype: a copy.
+//   - float to i32/i64: truncate toward zero, saturate to D's range (±Inf
+//     and out-of-range values clamp), NaN becomes 0 (LLVM fptosi.sat).
+//   - float to u8: truncate, saturate to [0, 255], NaN becomes 0 (fptoui.sat).
+//   - anything to bool: x != 0 (NaN -> true, -0 -> false).
+//   - bool to anything: false -> 0, true -> 1.
+//   - integer to integer: narrowing wraps (i64 -> i32, any -> u8);
+//     widening sign-extends from i32/i64 and zero-extends from u8.
+//   - integer to float: rounded to nearest, ties to even, in one step
+//     (no double rounding through float64 for i64 -> f32).
+//   - f64 -> f32 rounds to nearest even; f32 -> f64 is exact.
+//
+// add, sub, mul: in T; integers wrap.
+//
+// div: floats: IEEE division in T (x/0 = ±Inf, 0/0 = NaN). Integers:
+// truncated toward zero, x/0 = 0 for every integer dtype (never traps),
+// MinInt / -1 = MinInt (wraps). u8 division is unsigned.
+//
+// pow (floats only): math.Pow in float64, rounded once to T.
+//
+// max, min: integers: the ordinary maximum/minimum. Floats: NaN if either
+// operand is NaN, and -0 < +0 (max(-0, +0) = +0, min(-0, +0) = -0): Go's
+// builtin max/min, LLVM's llvm.maximum/llvm.minimum.
+//
+// eq, ne, lt, le, gt, ge: produce bool. Floats compare as IEEE: with a NaN
+// operand every comparison is false except ne, which is true; -0 == +0.
+// Bools compare as false < true.
+//
+// where(c, a, b): c ? a : b, elementwise; a and b may have any dtype,
+// including bool.
+//
+// reduce_sum, reduce_prod, reduce_max, reduce_min axes=[...]: for each
+// output element, an accumulator of dtype T starts at 0 (sum), 1 (prod),
+// -Inf (max; the dtype's minimum for integers) or +Inf (min; the dtype's
+// maximum), and the operand elements are folded in one at a time,
+// acc = acc + x (acc * x, max(acc, x), min(acc, x)), in row-major order of
+// the reduced indices (the last reduced axis varies fastest), rounding to T
+// after every step. So a float32 sum is a sequential float32 sum; 0 + -0 is
+// +0, so the sum of only negative zeros is +0; integer sums and products
+// wrap; max/min use the max/min of the elementwise ops, so once a NaN is
+// seen the result is NaN. Reduced axes of size 0 give the start value. A
+// reduction over an empty axes list folds each element once into the
+// start value (for reduce_sum that turns -0 into +0).
+//
+// argmax, argmin axes=[a]: i64 index of the first maximum (minimum) along a:
+// best = x[0], idx = 0; for i = 1, 2, ...: if best is NaN stop; if x[i] >
+// best (x[i] < best for argmin) or x[i] is NaN then best, idx = x[i], i.
+// So the first NaN wins (NumPy), ties keep the earliest index, and -0 and
+// +0 tie. An axis of size 0 gives 0.
+//
+// reshape: the same row-major data under a new shape.
+//
+// transpose axes=p: result dimension k is operand dimension p[k]:
+// out[i_0..i_r-1] = in[j] with j[p[k]] = i_k.
+//
+// broadcast: dimensions are aligned on the right; an operand dimension of
+// size 1, and every leading result dimension the operand lacks, reads
+// index 0.
+//
+// slice starts=s steps=t: out[i] = in[j] with j[k] = s[k] + i[k]*t[k].
+//
+// concat axes=[a]: the operands stacked along a, in operand order.
+//
+// matmul [...,M,K] x [...,K,N] (equal batch dimensions, row-major batches):
+// out[b,i,j] = Σ_k a[b,i,k]*b[b,k,j] with an accumulator of T starting at 0
+// and k ascending; for floats each step is acc = acc + round_T(a*b), the
+// product rounded to T before the add (never a fused multiply-add), so a
+// -0 product onto the initial +0 gives +0 and K = 0 gives 0. Integers wrap.
+//
+// # Errors
+//
+// Run verifies the graph with ir.Verify and validates the inputs (count, Go
+// slice type, length) before evaluating anything, naming the offending
+// input. It never panics: an unexpected failure inside an op is recovered
+// and returned as an error naming the node.
+package interp

@@ -1,0 +1,200 @@
+//go:build cgo && !nollvm
+
+package llvm
+
+/*
+#cgo CFLAGS: -I/usr/lib/llvm-19/include -D_GNU_SOURCE -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS
+#cgo LDFLAGS: -L/usr/lib/llvm-19/lib -lLLVM-19 -Wl,-rpath,/usr/lib/llvm-19/lib -lm
+
+#include <stdlib.h>
+#include <llvm-c/Core.h>
+#include "shim.h"
+
+// The trampoline lives in the preamble so cgo's generated wrapper calls it
+// directly. Its arguments are integers, not pointers: for a pointer argument
+// cgo checks on every call that the pointed-to object holds no unpinned Go
+// pointers, which measured ~70ns on top of a ~40ns bare cgo call.
+static void gojit_call(uintptr_t fn, uintptr_t args) {
+	((void (*)(void **))fn)((void **)args);
+}
+
+static void gojit_version(unsigned *maj, unsigned *min, unsigned *patch) {
+	LLVMGetVersion(maj, min, patch);
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// Available reports whether this build has LLVM compiled in. It is true in
+// cgo builds without the nollvm tag.
+func Available() bool { return true }
+
+// Version returns the version of the LLVM library the process is linked
+// against, e.g. "19.1.7".
+func Version() string {
+	var maj, min, patch C.unsigned
+	C.gojit_version(&maj, &min, &patch)
+	return fmt.Sprintf("%d.%d.%d", maj, min, patch)
+}
+
+// HostCPU returns the host CPU name and LLVM feature string (as reported by
+// LLVMGetHostCPUName and LLVMGetHostCPUFeatures) that every compilation
+// targets.
+func HostCPU() (name, features string) {
+	return C.GoString(C.gojit_host_cpu_name()), C.GoString(C.gojit_host_cpu_features())
+}
+
+// Compile parses the LLVM IR text ir, verifies it, optimizes it with the
+// "default<On>" pipeline for the host CPU and emits an ELF relocatable object
+// ready for Load. name labels the module in error messages. Invalid IR yields
+// an error carrying LLVM's message instead of aborting the process. Compile is
+// safe for concurrent use.
+func Compile(name, ir string, opt Options) (*Compiled, error) {
+	obj, err := compile(name, ir, opt, C.GOJIT_EMIT_OBJECT)
+	if err != nil {
+		return nil, err
+	}
+	return &Compiled{Object: obj}, nil
+}
+
+// OptimizedIR runs the same parse, verify and optimize steps as Compile and
+// returns the optimized module as LLVM IR text.
+func OptimizedIR(name, ir string, opt Options) (string, error) {
+	b, err := compile(name, ir, opt, C.GOJIT_EMIT_IR)
+	return string(b), err
+}
+
+// Assembly runs the same steps as Compile and returns host assembly text
+// instead of an object file.
+func Assembly(name, ir string, opt Options) (string, error) {
+	b, err := compile(name, ir, opt, C.GOJIT_EMIT_ASM)
+	return string(b), err
+}
+
+func compile(name, ir string, opt Options, kind C.int) ([]byte, error) {
+	if err := opt.validate(); err != nil {
+		return nil, fmt.Errorf("llvm: compile %q: %w", name, err)
+	}
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	// The IR is passed in place: string bytes hold no Go pointers, and
+	// the C side copies them before returning.
+	var res C.gojit_result
+	rc := C.gojit_compile(cname, (*C.char)(unsafe.Pointer(unsafe.StringData(ir))),
+		C.size_t(len(ir)), C.int(opt.OptLevel), kind, &res)
+	defer C.free(unsafe.Pointer(res.data))
+	if rc != 0 {
+		msg := C.GoString(res.err)
+		C.free(unsafe.Pointer(res.err))
+		// Parser messages end with a caret line and a newline.
+		return nil, fmt.Errorf("llvm: compile %q: %s", name, strings.TrimRight(msg, "\n"))
+	}
+	return C.GoBytes(unsafe.Pointer(res.data), C.int(res.len)), nil
+}
+
+// jit is the process-wide LLJIT. It is never disposed: kernels may be live
+// until the process exits, and ORC frees per-kernel memory through trackers.
+var jit struct {
+	once sync.Once
+	ref  C.LLVMOrcLLJITRef
+	err  error
+}
+
+func getJIT() (C.LLVMOrcLLJITRef, error) {
+	jit.once.Do(func() {
+		var cerr *C.char
+		jit.ref = C.gojit_jit_create(&cerr)
+		if jit.ref == nil {
+			jit.err = fmt.Errorf("llvm: %s", C.GoString(cerr))
+			C.free(unsafe.Pointer(cerr))
+		}
+	})
+	return jit.ref, jit.err
+}
+
+// Kernel is native code loaded into the process-wide JIT under its own
+// ORC ResourceTracker, so it can be freed independently of other kernels.
+type Kernel struct {
+	addr   uintptr
+	symbol string
+	// mu guards rt so that a second Free, even a concurrent one, sees nil.
+	// Call never takes it.
+	mu sync.Mutex
+	rt C.LLVMOrcResourceTrackerRef
+}
+
+// Load links obj (from Compile) into the process-wide JIT and resolves
+// symbol in it. External references such as expf resolve against the
+// symbols of the running process. All external symbols of live kernels
+// share one namespace: loading an object that defines a name another live
+// kernel already defines fails with a duplicate-definition error, and the
+// name becomes available again once that kernel is freed. Load is safe for
+// concurrent use.
+func Load(obj []byte, symbol string) (*Kernel, error) {
+	if len(obj) == 0 {
+		return nil, fmt.Errorf("llvm: load %q: empty object", symbol)
+	}
+	j, err := getJIT()
+	if err != nil {
+		return nil, fmt.Errorf("llvm: load %q: %w", symbol, err)
+	}
+	csym := C.CString(symbol)
+	defer C.free(unsafe.Pointer(csym))
+	var (
+		rt   C.LLVMOrcResourceTrackerRef
+		addr C.uint64_t
+		cerr *C.char
+	)
+	if C.gojit_load(j, (*C.char)(unsafe.Pointer(&obj[0])), C.size_t(len(obj)),
+		csym, &rt, &addr, &cerr) != 0 {
+		msg := C.GoString(cerr)
+		C.free(unsafe.Pointer(cerr))
+		return nil, fmt.Errorf("llvm: load %q: %s", symbol, msg)
+	}
+	return &Kernel{addr: uintptr(addr), symbol: symbol, rt: rt}, nil
+}
+
+// Addr returns the address of the kernel's entry point, or 0 after Free.
+func (k *Kernel) Addr() uintptr { return k.addr }
+
+// Call runs the kernel as the C function void f(void **args). args must
+// point to memory that may be passed to C under the cgo pointer rules (for
+// Go memory: the pointer array and everything it points to pinned, e.g.
+// with runtime.Pinner). Call neither allocates nor locks; calling it after
+// or concurrently with Free is a programming error.
+func (k *Kernel) Call(args unsafe.Pointer) {
+	if k.addr == 0 {
+		panic("llvm: Call on freed kernel " + k.symbol)
+	}
+	C.gojit_call(C.uintptr_t(k.addr), C.uintptr_t(uintptr(args)))
+	// args travelled as an integer; keep its referent reachable until
+	// the kernel has returned even if the caller's pin was the last use.
+	runtime.KeepAlive(args)
+}
+
+// Free removes the kernel's code and data from the JIT and releases its
+// tracker. Freeing an already freed kernel does nothing and returns nil.
+func (k *Kernel) Free() error {
+	k.mu.Lock()
+	rt := k.rt
+	k.rt = nil
+	k.addr = 0
+	k.mu.Unlock()
+	if rt == nil {
+		return nil
+	}
+	var cerr *C.char
+	if C.gojit_free(rt, &cerr) != 0 {
+		msg := C.GoString(cerr)
+		C.free(unsafe.Pointer(cerr))
+		return fmt.Errorf("llvm: free %q: %s", k.symbol, msg)
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+//go:build !cgo || nollvm
+
+package llvm
+
+import "unsafe"
+
+// This file is the pure-Go twin of llvm.go, used when cgo is off or the
+// nollvm tag is set. The API and its documented semantics are the same
+// except that nothing compiles or loads: Available reports false and every
+// operation returns ErrUnavailable, so callers can fall back (for example to
+// an interpreter) without build tags of their own.
+
+// Available reports whether this build has LLVM compiled in; always false
+// here.
+func Available() bool { return false }
+
+// Version returns "" because no LLVM library is linked.
+func Version() string { return "" }
+
+// HostCPU returns empty strings because no LLVM library is linked.
+func HostCPU() (name, features string) { return "", "" }
+
+// Compile always returns ErrUnavailable in this build.
+func Compile(name, ir string, opt Options) (*Compiled, error) {
+	return nil, ErrUnavailable
+}
+
+// OptimizedIR always returns ErrUnavailable in this build.
+func OptimizedIR(name, ir string, opt Options) (string, error) {
+	return "", ErrUnavailable
+}
+
+// Assembly always returns ErrUnavailable in this build.
+func Assembly(name, ir string, opt Options) (string, error) {
+	return "", ErrUnavailable
+}
+
+// Kernel is loaded native code. No Kernel can be obtained in this build.
+type Kernel struct{}
+
+// Load always returns ErrUnavailable in this build.
+func Load(obj []byte, symbol string) (*Kernel, error) {
+	return nil, ErrUnavailable
+}
+
+// Addr returns 0: there is no code in this build.
+func (k *Kernel) Addr() uintptr { return 0 }
+
+// Call panics: no Kernel can exist in this build, so reaching it is a
+// programming error.
+func (k *Kernel) Call(args unsafe.Pointer) { panic(ErrUnavailable) }
+
+// Free returns ErrUnavailable in this build.
+func (k *Kernel) Free() error { return ErrUnavailable }

@@ -1,0 +1,48 @@
+// Declarations shared by llvm.go's cgo preamble and shim.c. Keeping the LLVM
+// work in C means one cgo crossing per Compile or Load, and lets every LLVM
+// error string be freed by the allocator that made it.
+
+#ifndef GOJIT_LLVM_SHIM_H
+#define GOJIT_LLVM_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+
+// What gojit_compile hands back.
+enum {
+	GOJIT_EMIT_OBJECT = 0,
+	GOJIT_EMIT_ASM = 1,
+	GOJIT_EMIT_IR = 2,
+};
+
+// gojit_result owns malloc'd memory that Go releases with free().
+typedef struct {
+	char *data;
+	size_t len;
+	char *err;
+} gojit_result;
+
+const char *gojit_host_cpu_name(void);
+const char *gojit_host_cpu_features(void);
+
+// Returns 0 on success; on failure res->err holds "stage: message".
+int gojit_compile(const char *name, const char *ir, size_t irlen, int opt,
+		  int kind, gojit_result *res);
+
+// Creates the process-wide JIT; on failure returns NULL and sets *err.
+LLVMOrcLLJITRef gojit_jit_create(char **err);
+
+// Adds obj under a fresh tracker in the main JITDylib and resolves sym.
+// On failure nothing stays in the JIT and *err is set.
+int gojit_load(LLVMOrcLLJITRef jit, const char *obj, size_t objlen,
+	       const char *sym, LLVMOrcResourceTrackerRef *rt, uint64_t *addr,
+	       char **err);
+
+// Removes and releases rt; returns nonzero and sets *err if removal failed
+// (the tracker is released either way).
+int gojit_free(LLVMOrcResourceTrackerRef rt, char **err);
+
+#endif

@@ -1,0 +1,141 @@
+package passes
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Plan says how a graph runs as fused loops. Every value is either
+// materialized (it lives in a buffer) or computed inside the loop of the one
+// group that uses it, at the index that group needs it, never touching memory.
+type Plan struct {
+	Graph *ir.Graph
+	// Materialized[v] reports whether v lives in a buffer: parameters,
+	// outputs, reduction and matmul results, and values used by more than
+	// one group.
+	Materialized []bool
+	// Roots lists the materialized values that a group computes (every
+	// materialized value but the parameters), in execution order. Group i
+	// computes Roots[i].
+	Roots []ir.Value
+	// Group[v] is the index in Roots of the group that computes v, or -1 for
+	// parameters, dead values, and cheap sources (const, iota) that any group
+	// recomputes where it needs them.
+	Group []int
+}
+
+// Fuse builds the plan for g, which must be compacted (no dead nodes). The
+// rules, applied from the outputs backwards:
+//   - parameters, outputs, reductions, argmax/argmin and matmuls are
+//     materialized; a reduction's producers are fused into its loop (they
+//     are computed as it accumulates);
+//   - matmul operands are materialized, since the product reads each one
+//     many times;
+//   - a value used by more than one group is materialized, except constants
+//     and iotas, which cost nothing to recompute;
+//   - a value that a broadcast stretches to more elements is materialized
+//     unless it is a cheap source, so an expensive expression is not
+//     recomputed once per copy.
+func Fuse(g *ir.Graph) *Plan {
+	n := len(g.Nodes)
+	p := &Plan{Graph: g, Materialized: make([]bool, n), Group: make([]int, n)}
+	isOut := g.IsOutput()
+	users := g.Users()
+	const (
+		unassigned = -1
+		anyGroup   = -2
+	)
+	// group holds, during the backward walk, the root value (not yet the
+	// index in Roots) of the group computing each value.
+	group := make([]int, n)
+	for i := range group {
+		group[i] = unassigned
+	}
+	forced := make([]bool, n)
+	for i := n - 1; i >= 0; i-- {
+		nd := &g.Nodes[i]
+		if nd.Op == ir.OpParam {
+			p.Materialized[i] = true
+			continue
+		}
+		root := isOut[i] || forced[i]
+		switch nd.Op.Kind() {
+		case ir.KindReduce, ir.KindArgReduce, ir.KindMatMul:
+			root = true
+		}
+		if !root {
+			seen := -3
+			multi := false
+			for _, u := range users[i] {
+				gu := group[u]
+				if gu == seen {
+					continue
+				}
+				if seen != -3 {
+					multi = true
+				}
+				seen = gu
+			}
+			switch {
+			case seen == -3:
+				continue // dead; Compact removes these
+			case nd.Op == ir.OpConst || nd.Op == ir.OpIota:
+				group[i] = anyGroup
+				continue
+			case multi:
+				root = true
+			default:
+				group[i] = seen
+			}
+		}
+		if root {
+			p.Materialized[i] = true
+			group[i] = i
+		}
+		// Operands that must not be recomputed inside this node's loop.
+		for _, a := range nd.Args {
+			an := &g.Nodes[a]
+			cheap := an.Op == ir.OpConst || an.Op == ir.OpIota || an.Op == ir.OpParam
+			switch {
+			case nd.Op == ir.OpMatMul:
+				forced[a] = true
+			case nd.Op == ir.OpBroadcast && !cheap && an.Shape.Size() < nd.Shape.Size():
+				forced[a] = true
+			}
+		}
+	}
+	index := make([]int, n)
+	for i := range g.Nodes {
+		index[i] = -1
+		if p.Materialized[i] && g.Nodes[i].Op != ir.OpParam {
+			index[i] = len(p.Roots)
+			p.Roots = append(p.Roots, ir.Value(i))
+		}
+	}
+	for i := range g.Nodes {
+		switch gi := group[i]; {
+		case gi >= 0:
+			p.Group[i] = index[gi]
+		default:
+			p.Group[i] = -1
+		}
+	}
+	return p
+}
+
+// String prints the plan: one line per group with the values it computes.
+func (p *Plan) String() string {
+	var b strings.Builder
+	for gi, r := range p.Roots {
+		fmt.Fprintf(&b, "group %d -> %%%d (%s):", gi, r, p.Graph.Nodes[r].Op)
+		for v := range p.Graph.Nodes {
+			if p.Group[v] == gi {
+				fmt.Fprintf(&b, " %%%d", v)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -1,0 +1,329 @@
+package runtime
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/gojit/gojit/internal/codegen"
+	"github.com/gojit/gojit/internal/interp"
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/llvm"
+	"github.com/gojit/gojit/internal/passes"
+)
+
+// Version is gojit's code-generation version. It is part of every
+// signature, so changing the generated code must change it.
+const Version = "gojit-codegen-1"
+
+// Options select how a graph is built.
+type Options struct {
+	// Interpret runs the graph in the pure-Go interpreter instead of
+	// compiling it. Builds without LLVM always interpret.
+	Interpret bool
+	// OptLevel is LLVM's optimization level, 0..3.
+	OptLevel int
+}
+
+// Executable runs one graph: compiled native code, or the interpreter.
+// It is immutable once built and safe for concurrent use.
+type Executable struct {
+	Graph     *ir.Graph       // the graph that runs: compacted, parameters kept
+	Plan      *passes.Plan    // how it is fused
+	Module    *codegen.Module // the LLVM IR; nil when interpreted
+	Signature [32]byte        // identity of the compiled code
+	// CompileTime is how long code generation, LLVM and loading took
+	// (zero for an interpreted executable or a cache hit's later users).
+	CompileTime time.Duration
+
+	kernel    *llvm.Kernel
+	slots     []source // where each module slot's pointer comes from
+	copies    []outCopy
+	tempBytes []int
+	frames    sync.Pool
+}
+
+type sourceKind uint8
+
+const (
+	fromInput sourceKind = iota
+	fromOutput
+	fromTemp
+)
+
+type source struct {
+	kind sourceKind
+	i    int
+}
+
+// outCopy fills an output that no group writes: a parameter returned as
+// is, or a value returned twice.
+type outCopy struct {
+	out   int
+	src   source
+	bytes int
+}
+
+type frame struct {
+	args  []unsafe.Pointer
+	temps [][]uint64
+	pin   runtime.Pinner
+}
+
+// Interpreted reports whether e runs in the interpreter.
+func (e *Executable) Interpreted() bool { return e.kernel == nil }
+
+// Run executes the graph. ins[i] points to the data of parameter i and
+// outs[j] to the buffer of output j, each holding exactly as many elements
+// as the graph says. No output may overlap an input or another output; the
+// caller guarantees it (the kernels are compiled with noalias).
+func (e *Executable) Run(ins, outs []unsafe.Pointer) error {
+	if e.kernel == nil {
+		return e.interpret(ins, outs)
+	}
+	if len(e.slots) > 0 {
+		fr := e.frames.Get().(*frame)
+		for i, s := range e.slots {
+			var p unsafe.Pointer
+			switch s.kind {
+			case fromInput:
+				p = ins[s.i]
+			case fromOutput:
+				p = outs[s.i]
+			default:
+				if t := fr.temps[s.i]; len(t) > 0 {
+					p = unsafe.Pointer(&t[0])
+				}
+			}
+			if p != nil {
+				fr.pin.Pin(p)
+			}
+			fr.args[i] = p
+		}
+		e.kernel.Call(unsafe.Pointer(&fr.args[0]))
+		fr.pin.Unpin()
+		clear(fr.args)
+		e.frames.Put(fr)
+	}
+	for _, c := range e.copies {
+		var src unsafe.Pointer
+		if c.src.kind == fromInput {
+			src = ins[c.src.i]
+		} else {
+			src = outs[c.src.i]
+		}
+		if c.bytes > 0 {
+			copy(unsafe.Slice((*byte)(outs[c.out]), c.bytes), unsafe.Slice((*byte)(src), c.bytes))
+		}
+	}
+	return nil
+}
+
+func (e *Executable) interpret(ins, outs []unsafe.Pointer) error {
+	g := e.Graph
+	in := make([]any, len(ins))
+	for i, v := range g.Params {
+		n := g.Node(v)
+		in[i] = Typed(n.DType, ins[i], n.Shape.Size())
+	}
+	out := make([]any, len(outs))
+	for j, v := range g.Outputs {
+		n := g.Node(v)
+		out[j] = Typed(n.DType, outs[j], n.Shape.Size())
+	}
+	return interp.RunInto(g, in, out)
+}
+
+// Typed views n elements of dtype dt at p as the Go slice type the
+// interpreter uses ([]float32 for Float32, []bool for Bool, ...).
+func Typed(dt ir.DType, p unsafe.Pointer, n int) any {
+	if n == 0 || p == nil {
+		return interp.NewSlice(dt, 0)
+	}
+	switch dt {
+	case ir.Bool:
+		return unsafe.Slice((*bool)(p), n)
+	case ir.Uint8:
+		return unsafe.Slice((*uint8)(p), n)
+	case ir.Int32:
+		return unsafe.Slice((*int32)(p), n)
+	case ir.Int64:
+		return unsafe.Slice((*int64)(p), n)
+	case ir.Float32:
+		return unsafe.Slice((*float32)(p), n)
+	case ir.Float64:
+		return unsafe.Slice((*float64)(p), n)
+	}
+	panic(fmt.Sprintf("runtime: no slice type for %s", dt))
+}
+
+// Build verifies g, fuses it and compiles it (or prepares it for the
+// interpreter). Identical graphs built with identical options share one
+// compiled kernel for the life of the process; concurrent builds of the
+// same graph compile once.
+func Build(g *ir.Graph, opt Options) (*Executable, error) {
+	if err := ir.Verify(g); err != nil {
+		return nil, err
+	}
+	cg, _ := ir.Compact(g)
+	plan := passes.Fuse(cg)
+	if opt.Interpret || !llvm.Available() {
+		return &Executable{Graph: cg, Plan: plan}, nil
+	}
+	sig := Signature(cg, opt)
+	return kernels.get(sig, func() (*Executable, error) {
+		return compile(cg, plan, sig, opt)
+	})
+}
+
+// Signature hashes everything that changes the generated code: the graph's
+// canonical text (structure, wiring, attributes, dtypes, shapes), the
+// options, the host CPU and its features, the LLVM version and gojit's.
+func Signature(g *ir.Graph, opt Options) [32]byte {
+	h := sha256.New()
+	cpu, features := llvm.HostCPU()
+	fmt.Fprintf(h, "%s\x00O%d\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, cpu, features, llvm.Version())
+	h.Write([]byte(ir.Print(g, false)))
+	var sig [32]byte
+	h.Sum(sig[:0])
+	return sig
+}
+
+// SymbolName is the entry symbol of the kernel with signature sig.
+func SymbolName(sig [32]byte) string { return "gojit_" + hex.EncodeToString(sig[:8]) }
+
+func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options) (*Executable, error) {
+	start := time.Now()
+	mod, err := codegen.Generate(plan, SymbolName(sig))
+	if err != nil {
+		return nil, err
+	}
+	obj, err := llvm.Compile(mod.Entry+".ll", mod.Text, llvm.Options{OptLevel: opt.OptLevel})
+	if err != nil {
+		return nil, err
+	}
+	k, err := llvm.Load(obj.Object, mod.Entry)
+	if err != nil {
+		return nil, err
+	}
+	e := &Executable{Graph: g, Plan: plan, Module: mod, Signature: sig, kernel: k}
+	e.layout()
+	e.CompileTime = time.Since(start)
+	stats.compiles.Add(1)
+	stats.compileNanos.Add(int64(e.CompileTime))
+	return e, nil
+}
+
+// layout decides where each slot's memory comes from: caller inputs,
+// caller outputs (a value's first appearance among the outputs), or
+// temporaries owned by a per-call frame.
+func (e *Executable) layout() {
+	g := e.Graph
+	paramIndex := map[ir.Value]int{}
+	for i, v := range g.Params {
+		paramIndex[v] = i
+	}
+	firstOut := map[ir.Value]int{}
+	for j, v := range g.Outputs {
+		if _, seen := firstOut[v]; !seen {
+			firstOut[v] = j
+		}
+	}
+	for _, v := range e.Module.Slots {
+		if i, ok := paramIndex[v]; ok {
+			e.slots = append(e.slots, source{fromInput, i})
+			continue
+		}
+		if j, ok := firstOut[v]; ok {
+			e.slots = append(e.slots, source{fromOutput, j})
+			continue
+		}
+		n := g.Node(v)
+		e.slots = append(e.slots, source{fromTemp, len(e.tempBytes)})
+		e.tempBytes = append(e.tempBytes, n.Shape.Size()*n.DType.Size())
+	}
+	for j, v := range g.Outputs {
+		n := g.Node(v)
+		bytes := n.Shape.Size() * n.DType.Size()
+		if i, ok := paramIndex[v]; ok {
+			e.copies = append(e.copies, outCopy{j, source{fromInput, i}, bytes})
+		} else if first := firstOut[v]; first != j {
+			e.copies = append(e.copies, outCopy{j, source{fromOutput, first}, bytes})
+		}
+	}
+	e.frames.New = func() any {
+		fr := &frame{args: make([]unsafe.Pointer, len(e.slots)), temps: make([][]uint64, len(e.tempBytes))}
+		for i, b := range e.tempBytes {
+			fr.temps[i] = make([]uint64, (b+7)/8)
+		}
+		return fr
+	}
+}
+
+// kernelCache holds every compiled executable by signature.
+type kernelCache struct {
+	mu sync.Mutex
+	m  map[[32]byte]*pending
+}
+
+type pending struct {
+	done chan struct{}
+	exe  *Executable
+	err  error
+}
+
+var kernels = &kernelCache{m: map[[32]byte]*pending{}}
+
+func (c *kernelCache) get(sig [32]byte, build func() (*Executable, error)) (*Executable, error) {
+	c.mu.Lock()
+	if p, ok := c.m[sig]; ok {
+		c.mu.Unlock()
+		<-p.done
+		stats.hits.Add(1)
+		return p.exe, p.err
+	}
+	p := &pending{done: make(chan struct{})}
+	c.m[sig] = p
+	c.mu.Unlock()
+	stats.misses.Add(1)
+	p.exe, p.err = build()
+	if p.err != nil {
+		// Do not cache failures: the next caller gets a fresh attempt
+		// and the same error.
+		c.mu.Lock()
+		delete(c.m, sig)
+		c.mu.Unlock()
+	}
+	close(p.done)
+	return p.exe, p.err
+}
+
+var stats struct {
+	hits, misses, compiles, compileNanos atomic.Int64
+}
+
+// Stats are process-wide compile cache counters.
+type Stats struct {
+	Hits, Misses, Compiles int64
+	CompileTime            time.Duration
+}
+
+// ReadStats returns the process-wide counters.
+func ReadStats() Stats {
+	return Stats{
+		Hits:        stats.hits.Load(),
+		Misses:      stats.misses.Load(),
+		Compiles:    stats.compiles.Load(),
+		CompileTime: time.Duration(stats.compileNanos.Load()),
+	}
+}
+
+// ErrNoLLVM reports that compiled execution was requested from a build
+// without LLVM.
+var ErrNoLLVM = errors.New("gojit: built without LLVM (cgo disabled or nollvm tag)")

@@ -1,0 +1,325 @@
+package gojit
+
+import (
+	"math"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Scalar returns a weakly typed constant: it takes the dtype of the tensor
+// it is combined with, so x.Mul(Scalar(2)) keeps x's dtype. Combined with an
+// integer or bool tensor, a value with a fraction makes the operation
+// Float32 (as in JAX). A weak scalar used alone is Float32.
+func Scalar(v float64) *Tensor { return &Tensor{weak: true, val: v} }
+
+// Full returns a tensor of the given dtype and shape filled with v.
+func Full(dt DType, v float64, shape ...int) *Tensor {
+	return newTracer().constant(dt.ir(), ir.Shape(shape), v, callers())
+}
+
+// Iota returns a tensor of the given dtype and shape whose elements are
+// their index along axis.
+func Iota(dt DType, axis int, shape ...int) *Tensor {
+	pcs := callers()
+	tr := newTracer()
+	if axis < 0 {
+		axis += len(shape)
+	}
+	return tr.add(ir.Node{Op: ir.OpIota, DType: dt.ir(), Shape: ir.Shape(shape).Clone(), Axes: []int{axis}}, pcs)
+}
+
+// Where selects, element by element, a where cond is true and b elsewhere.
+// cond must be Bool; the three operands broadcast together and a and b are
+// promoted to a common dtype.
+func Where(cond, a, b *Tensor) *Tensor {
+	pcs := callers()
+	tr, ts, ok := unify("where", pcs, cond, a, b)
+	if !ok {
+		return poisoned(tr)
+	}
+	c := ts[0]
+	if c.weak {
+		c = tr.constant(ir.Bool, nil, c.val, pcs)
+	}
+	if c.DType() != Bool {
+		return tr.fail("where", pcs, "condition must be bool, got %s", c.DType())
+	}
+	x, y, ok := promote(tr, "where", pcs, ts[1], ts[2], false)
+	if !ok {
+		return poisoned(tr)
+	}
+	shape, ok := broadcastAll(tr, "where", pcs, c, x, y)
+	if !ok {
+		return poisoned(tr)
+	}
+	c, x, y = tr.broadcast(c, shape, pcs), tr.broadcast(x, shape, pcs), tr.broadcast(y, shape, pcs)
+	return tr.add(ir.Node{Op: ir.OpWhere, Args: []ir.Value{c.v, x.v, y.v}}, pcs)
+}
+
+func poisoned(tr *tracer) *Tensor { return &Tensor{tr: tr, v: poison} }
+
+// broadcastAll computes the common shape of operands, weak scalars
+// excluded.
+func broadcastAll(tr *tracer, op string, pcs [6]uintptr, ts ...*Tensor) (ir.Shape, bool) {
+	var shape ir.Shape = ir.Shape{}
+	for _, t := range ts {
+		if t.weak {
+			continue
+		}
+		s, ok := ir.BroadcastShapes(shape, t.Shape())
+		if !ok {
+			var shapes []ir.Shape
+			for _, u := range ts {
+				if !u.weak {
+					shapes = append(shapes, u.Shape())
+				}
+			}
+			tr.fail(op, pcs, "shapes %v do not broadcast", shapes)
+			return nil, false
+		}
+		shape = s
+	}
+	return shape, true
+}
+
+// broadcast stretches t to shape, turning a weak scalar into a const.
+func (tr *tracer) broadcast(t *Tensor, shape ir.Shape, pcs [6]uintptr) *Tensor {
+	if t.weak {
+		panic("gojit: broadcast of an unresolved weak scalar") // promote resolves them first
+	}
+	n := tr.node(t.v)
+	if n.Shape.Equal(shape) {
+		return t
+	}
+	if n.Op == ir.OpConst {
+		return tr.add(ir.Node{Op: ir.OpConst, DType: n.DType, Shape: shape.Clone(), Const: n.Const}, pcs)
+	}
+	return tr.add(ir.Node{Op: ir.OpBroadcast, Args: []ir.Value{t.v}, Shape: shape.Clone()}, pcs)
+}
+
+// cast converts t to dt (a no-op when it already has it).
+func (tr *tracer) cast(t *Tensor, dt ir.DType, pcs [6]uintptr) *Tensor {
+	if tr.node(t.v).DType == dt {
+		return t
+	}
+	return tr.add(ir.Node{Op: ir.OpCast, Args: []ir.Value{t.v}, DType: dt}, pcs)
+}
+
+// promote gives a and b one dtype: the later of the two in promotion
+// order, or, for a weak scalar, the other operand's (Float32 if the scalar
+// has a fraction and the other is an integer). floatOnly ops convert
+// integers to Float32 as well.
+func promote(tr *tracer, op string, pcs [6]uintptr, a, b *Tensor, floatOnly bool) (*Tensor, *Tensor, bool) {
+	var dt ir.DType
+	switch {
+	case a.weak && b.weak:
+		dt = ir.Float32
+	case a.weak:
+		dt = weakDType(tr.node(b.v).DType, a.val)
+	case b.weak:
+		dt = weakDType(tr.node(a.v).DType, b.val)
+	default:
+		dt = max(tr.node(a.v).DType, tr.node(b.v).DType)
+	}
+	if floatOnly && !dt.IsFloat() {
+		dt = ir.Float32
+	}
+	conv := func(t *Tensor) *Tensor {
+		if t.weak {
+			return tr.constant(dt, nil, t.val, pcs)
+		}
+		return tr.cast(t, dt, pcs)
+	}
+	a, b = conv(a), conv(b)
+	return a, b, a.v != poison && b.v != poison
+}
+
+func weakDType(other ir.DType, v float64) ir.DType {
+	if !other.IsFloat() && v != math.Trunc(v) {
+		return ir.Float32
+	}
+	return other
+}
+
+func (t *Tensor) binary(op ir.Op, o *Tensor, pcs [6]uintptr) *Tensor {
+	name := op.String()
+	if t.weak && o != nil && o.weak {
+		if v, ok := foldWeak(op, t.val, o.val); ok {
+			return Scalar(v)
+		}
+	}
+	tr, ts, ok := unify(name, pcs, t, o)
+	if !ok {
+		if tr == nil {
+			return poisonNil(name)
+		}
+		return poisoned(tr)
+	}
+	a, b, ok := promote(tr, name, pcs, ts[0], ts[1], op.Info().FloatOnly)
+	if !ok {
+		return poisoned(tr)
+	}
+	shape, ok := broadcastAll(tr, name, pcs, a, b)
+	if !ok {
+		return poisoned(tr)
+	}
+	a, b = tr.broadcast(a, shape, pcs), tr.broadcast(b, shape, pcs)
+	if a.v == poison || b.v == poison {
+		return poisoned(tr)
+	}
+	return tr.add(ir.Node{Op: op, Args: []ir.Value{a.v, b.v}}, pcs)
+}
+
+// poisonNil is the result of an op with no tensor operand at all (only weak
+// scalars, or a nil Tensor): there is no trace to report it in, so it is
+// reported when the result reaches one.
+func poisonNil(op string) *Tensor {
+	tr := newTracer()
+	tr.params = true
+	return tr.fail(op, callers(), "needs a tensor operand (got only scalars or nil)")
+}
+
+func foldWeak(op ir.Op, x, y float64) (float64, bool) {
+	switch op {
+	case ir.OpAdd:
+		return x + y, true
+	case ir.OpSub:
+		return x - y, true
+	case ir.OpMul:
+		return x * y, true
+	case ir.OpDiv:
+		return x / y, true
+	case ir.OpPow:
+		return math.Pow(x, y), true
+	case ir.OpMax:
+		return max(x, y), true
+	case ir.OpMin:
+		return min(x, y), true
+	}
+	return 0, false
+}
+
+func (t *Tensor) unary(op ir.Op, pcs [6]uintptr) *Tensor {
+	name := op.String()
+	if t != nil && t.weak {
+		t = newTracer().constant(ir.Float32, nil, t.val, pcs)
+	}
+	tr, ts, ok := unify(name, pcs, t)
+	if !ok {
+		if tr == nil {
+			return poisonNil(name)
+		}
+		return poisoned(tr)
+	}
+	x := ts[0]
+	if op.Info().FloatOnly && !tr.node(x.v).DType.IsFloat() {
+		x = tr.cast(x, ir.Float32, pcs)
+	}
+	return tr.add(ir.Node{Op: op, Args: []ir.Value{x.v}}, pcs)
+}
+
+// Add returns t + o, elementwise with broadcasting.
+func (t *Tensor) Add(o *Tensor) *Tensor { return t.binary(ir.OpAdd, o, callers()) }
+
+// Sub returns t - o.
+func (t *Tensor) Sub(o *Tensor) *Tensor { return t.binary(ir.OpSub, o, callers()) }
+
+// Mul returns t * o.
+func (t *Tensor) Mul(o *Tensor) *Tensor { return t.binary(ir.OpMul, o, callers()) }
+
+// Div returns t / o. Integer division truncates toward zero; x/0 is 0 and
+// MinInt/-1 wraps to MinInt, so no input traps.
+func (t *Tensor) Div(o *Tensor) *Tensor { return t.binary(ir.OpDiv, o, callers()) }
+
+// Pow returns t to the power o (integer operands are converted to Float32).
+func (t *Tensor) Pow(o *Tensor) *Tensor { return t.binary(ir.OpPow, o, callers()) }
+
+// Maximum returns the larger of t and o; NaN if either is NaN.
+func (t *Tensor) Maximum(o *Tensor) *Tensor { return t.binary(ir.OpMax, o, callers()) }
+
+// Minimum returns the smaller of t and o; NaN if either is NaN.
+func (t *Tensor) Minimum(o *Tensor) *Tensor { return t.binary(ir.OpMin, o, callers()) }
+
+// Equal returns t == o as Bool.
+func (t *Tensor) Equal(o *Tensor) *Tensor { return t.binary(ir.OpEq, o, callers()) }
+
+// NotEqual returns t != o as Bool.
+func (t *Tensor) NotEqual(o *Tensor) *Tensor { return t.binary(ir.OpNe, o, callers()) }
+
+// Less returns t < o as Bool.
+func (t *Tensor) Less(o *Tensor) *Tensor { return t.binary(ir.OpLt, o, callers()) }
+
+// LessEqual returns t <= o as Bool.
+func (t *Tensor) LessEqual(o *Tensor) *Tensor { return t.binary(ir.OpLe, o, callers()) }
+
+// Greater returns t > o as Bool.
+func (t *Tensor) Greater(o *Tensor) *Tensor { return t.binary(ir.OpGt, o, callers()) }
+
+// GreaterEqual returns t >= o as Bool.
+func (t *Tensor) GreaterEqual(o *Tensor) *Tensor { return t.binary(ir.OpGe, o, callers()) }
+
+// Neg returns -t (integers wrap).
+func (t *Tensor) Neg() *Tensor { return t.unary(ir.OpNeg, callers()) }
+
+// Abs returns |t| (Abs(MinInt) wraps to MinInt).
+func (t *Tensor) Abs() *Tensor { return t.unary(ir.OpAbs, callers()) }
+
+// Exp returns e**t. Integer inputs are converted to Float32, as for every
+// transcendental op.
+func (t *Tensor) Exp() *Tensor { return t.unary(ir.OpExp, callers()) }
+
+// Log returns the natural logarithm.
+func (t *Tensor) Log() *Tensor { return t.unary(ir.OpLog, callers()) }
+
+// Sqrt returns the square root.
+func (t *Tensor) Sqrt() *Tensor { return t.unary(ir.OpSqrt, callers()) }
+
+// Rsqrt returns 1/sqrt(t), computed exactly (not an approximation).
+func (t *Tensor) Rsqrt() *Tensor { return t.unary(ir.OpRsqrt, callers()) }
+
+// Sin returns the sine.
+func (t *Tensor) Sin() *Tensor { return t.unary(ir.OpSin, callers()) }
+
+// Cos returns the cosine.
+func (t *Tensor) Cos() *Tensor { return t.unary(ir.OpCos, callers()) }
+
+// Tanh returns the hyperbolic tangent.
+func (t *Tensor) Tanh() *Tensor { return t.unary(ir.OpTanh, callers()) }
+
+// Sigmoid returns 1/(1+exp(-t)).
+func (t *Tensor) Sigmoid() *Tensor { return t.unary(ir.OpSigmoid, callers()) }
+
+// Floor rounds down (the identity on integers).
+func (t *Tensor) Floor() *Tensor { return t.unary(ir.OpFloor, callers()) }
+
+// Ceil rounds up (the identity on integers).
+func (t *Tensor) Ceil() *Tensor { return t.unary(ir.OpCeil, callers()) }
+
+// Round rounds to the nearest integer, halves to even (the identity on
+// integers).
+func (t *Tensor) Round() *Tensor { return t.unary(ir.OpRound, callers()) }
+
+// Relu returns max(t, 0).
+func (t *Tensor) Relu() *Tensor { return t.binary(ir.OpMax, Scalar(0), callers()) }
+
+// Cast converts to dt. Float to integer truncates toward zero and
+// saturates (NaN becomes 0); integer narrowing wraps; conversion to Bool
+// tests for non-zero.
+func (t *Tensor) Cast(dt DType) *Tensor {
+	pcs := callers()
+	if t != nil && t.weak {
+		tr := newTracer()
+		return tr.constant(dt.ir(), nil, t.val, pcs)
+	}
+	tr, ts, ok := unify("cast", pcs, t)
+	if !ok {
+		if tr == nil {
+			return poisonNil("cast")
+		}
+		return poisoned(tr)
+	}
+	if !dt.ir().Valid() {
+		return tr.fail("cast", pcs, "invalid dtype %d", dt)
+	}
+	return tr.cast(ts[0], dt.ir(), pcs)
+}

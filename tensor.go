@@ -1,0 +1,240 @@
+package gojit
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Tensor is a value being traced: a symbolic array whose methods record
+// operations instead of computing them. The parameters of a function given
+// to Compile are Tensors; so are the results of their methods and of
+// Scalar, Full and Iota.
+//
+// Methods never return errors: a problem (mismatched shapes, an axis out of
+// range...) is recorded with the op's name and the caller's file:line, the
+// result is a poisoned Tensor that every later op passes along, and the
+// Call that traced the function returns all recorded errors.
+type Tensor struct {
+	tr *tracer // nil for a weak scalar
+	v  ir.Value
+	// A weak scalar (from Scalar) has no dtype of its own: it takes the
+	// dtype of the tensor it meets.
+	weak bool
+	val  float64
+}
+
+// tracer records one trace: the graph being built, and where each node
+// came from.
+type tracer struct {
+	g        ir.Graph
+	pcs      [][6]uintptr // per node: the call stack above the op, resolved lazily
+	errs     []error
+	params   bool // whether the graph has parameters (a real trace, not constants)
+	imported map[importKey]ir.Value
+}
+
+type importKey struct {
+	src *tracer
+	v   ir.Value
+}
+
+const poison = ir.Value(-1)
+
+// DType returns the tensor's element type (Float32 for a weak scalar).
+func (t *Tensor) DType() DType {
+	if t.tr == nil || t.v == poison {
+		return Float32
+	}
+	return DType(t.tr.g.Nodes[t.v].DType)
+}
+
+// Shape returns the tensor's shape ([] for a scalar).
+func (t *Tensor) Shape() []int {
+	if t.tr == nil || t.v == poison {
+		return []int{}
+	}
+	return slices.Clone(t.tr.g.Nodes[t.v].Shape)
+}
+
+// Rank is the number of dimensions.
+func (t *Tensor) Rank() int { return len(t.Shape()) }
+
+// String describes the tensor as it is traced, e.g. "Tensor(%3 f32[4,5])".
+func (t *Tensor) String() string {
+	switch {
+	case t.weak:
+		return fmt.Sprintf("Scalar(%g)", t.val)
+	case t.v == poison:
+		return "Tensor(<error>)"
+	}
+	n := &t.tr.g.Nodes[t.v]
+	return fmt.Sprintf("Tensor(%%%d %s%s)", t.v, n.DType, n.Shape)
+}
+
+// callers captures the user's call stack cheaply; resolving it to a
+// file:line is deferred to when a position is printed.
+func callers() [6]uintptr {
+	var pcs [6]uintptr
+	runtime.Callers(2, pcs[:])
+	return pcs
+}
+
+// userPos resolves captured PCs to the first frame outside gojit's own
+// non-test files: the line of user code that called the op.
+func userPos(pcs [6]uintptr) string {
+	n := 0
+	for n < len(pcs) && pcs[n] != 0 {
+		n++
+	}
+	frames := runtime.CallersFrames(pcs[:n])
+	last := ""
+	for {
+		f, more := frames.Next()
+		if f.File != "" {
+			last = fmt.Sprintf("%s:%d", shortFile(f.File), f.Line)
+			if !isOwnFrame(f.Function, f.File) {
+				return last
+			}
+		}
+		if !more {
+			return last
+		}
+	}
+}
+
+func isOwnFrame(function, file string) bool {
+	if strings.HasSuffix(file, "_test.go") {
+		return false
+	}
+	rest, ok := strings.CutPrefix(function, "github.com/gojit/gojit.")
+	return ok && !strings.Contains(rest, "/")
+}
+
+// shortFile keeps the last two path elements: enough to find the line.
+func shortFile(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i > 0 {
+		if j := strings.LastIndexByte(path[:i], '/'); j >= 0 {
+			return path[j+1:]
+		}
+	}
+	return path
+}
+
+func newTracer() *tracer { return &tracer{} }
+
+// add records a node, or an error at the caller's position.
+func (tr *tracer) add(n ir.Node, pcs [6]uintptr) *Tensor {
+	v, err := tr.g.Add(n)
+	if err != nil {
+		var ie *ir.Error
+		if errors.As(err, &ie) {
+			ie.Pos = userPos(pcs)
+		}
+		tr.errs = append(tr.errs, err)
+		return &Tensor{tr: tr, v: poison}
+	}
+	tr.pcs = append(tr.pcs, pcs)
+	return &Tensor{tr: tr, v: v}
+}
+
+// fail records an error about op at the caller's position.
+func (tr *tracer) fail(op string, pcs [6]uintptr, format string, args ...any) *Tensor {
+	tr.errs = append(tr.errs, fmt.Errorf("%s: %s: %s", userPos(pcs), op, fmt.Sprintf(format, args...)))
+	return &Tensor{tr: tr, v: poison}
+}
+
+func (tr *tracer) node(v ir.Value) *ir.Node { return &tr.g.Nodes[v] }
+
+// constant adds a const node of the given dtype and shape.
+func (tr *tracer) constant(dt ir.DType, shape ir.Shape, val float64, pcs [6]uintptr) *Tensor {
+	c := ir.Const{F: val, I: int64(val)}
+	if dt == ir.Bool && val != 0 {
+		c.I = 1
+	}
+	return tr.add(ir.Node{Op: ir.OpConst, DType: dt, Shape: shape.Clone(), Const: c}, pcs)
+}
+
+// importFrom copies v and what it depends on from a constant-only trace
+// (made by Full, Iota or an op on them) into tr.
+func (tr *tracer) importFrom(src *tracer, v ir.Value) ir.Value {
+	key := importKey{src, v}
+	if nv, ok := tr.imported[key]; ok {
+		return nv
+	}
+	n := src.g.Nodes[v]
+	n.Args = slices.Clone(n.Args)
+	for i, a := range n.Args {
+		n.Args[i] = tr.importFrom(src, a)
+	}
+	nv, err := tr.g.Add(n)
+	if err != nil {
+		panic(fmt.Sprintf("gojit: re-adding a valid node failed: %v", err)) // broken invariant
+	}
+	tr.pcs = append(tr.pcs, src.pcs[v])
+	if tr.imported == nil {
+		tr.imported = map[importKey]ir.Value{}
+	}
+	tr.imported[key] = nv
+	return nv
+}
+
+// unify brings the operands of one op into one trace: the first real
+// trace among them, else the first constant-only one. Weak scalars stay
+// weak (nil trace).
+func unify(op string, pcs [6]uintptr, ts ...*Tensor) (*tracer, []*Tensor, bool) {
+	var tr *tracer
+	for _, t := range ts {
+		if t == nil {
+			return nil, nil, false
+		}
+		if t.tr != nil && (tr == nil || (!tr.params && t.tr.params)) {
+			tr = t.tr
+		}
+	}
+	if tr == nil {
+		return nil, nil, false
+	}
+	out := make([]*Tensor, len(ts))
+	for i, t := range ts {
+		u, ok := tr.own(op, i, t, pcs)
+		if !ok {
+			return tr, nil, false
+		}
+		out[i] = u
+	}
+	return tr, out, true
+}
+
+// own returns t as a tensor of tr. Tensors made only of constants (Full,
+// Iota and ops on them) are copied in; a tensor of another real trace is an
+// error (a Tensor kept from another call); errors recorded in t's trace
+// move to tr.
+func (tr *tracer) own(op string, i int, t *Tensor, pcs [6]uintptr) (*Tensor, bool) {
+	switch {
+	case t.tr == nil || t.tr == tr:
+		return t, t.v != poison
+	case t.v == poison:
+		tr.errs = append(tr.errs, t.tr.errs...)
+		t.tr.errs = nil
+		return nil, false
+	case !t.tr.params:
+		return &Tensor{tr: tr, v: tr.importFrom(t.tr, t.v)}, true
+	}
+	tr.fail(op, pcs, "operand %d belongs to a different trace (a Tensor kept from another call or function?)", i)
+	return nil, false
+}
+
+// errorList joins trace errors, reporting at most the first ten.
+func errorList(errs []error) error {
+	if len(errs) > 10 {
+		more := fmt.Errorf("... and %d more errors", len(errs)-10)
+		errs = append(errs[:10:10], more)
+	}
+	return errors.Join(errs...)
+}
