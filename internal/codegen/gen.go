@@ -23,6 +23,21 @@ type Module struct {
 	// Slots[i] is the value whose buffer args[i] points to: the parameters
 	// in order, then the group results in execution order.
 	Slots []ir.Value
+	// RangeEntry is a second entry point,
+	//
+	//	void RANGE(ptr %args, i64 %group, i64 %start, i64 %end)
+	//
+	// that runs one group over part of its outer loop, so the runtime can
+	// split a large group across threads.
+	RangeEntry string
+	// Groups describes each group's outer loop, in execution order.
+	Groups []Group
+}
+
+// Group is one fused loop nest as the runtime sees it.
+type Group struct {
+	Extent int // the outer loop runs over [0, Extent)
+	Work   int // elements visited in all, to decide whether to split it
 }
 
 // Generate lowers a fused plan to LLVM IR text. It is pure Go: the text is
@@ -49,7 +64,8 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 	var out strings.Builder
 	fmt.Fprintf(&out, "; gojit module %s\n\n", entry)
 	decls := map[string]string{}
-	var calls []string
+	var calls, cases, rangeCalls []string
+	var groups []Group
 	for gi, r := range p.Roots {
 		gr := &group{p: p, g: g, root: r, argName: map[ir.Value]string{}}
 		name := fmt.Sprintf("%s.g%d", entry, gi)
@@ -66,6 +82,10 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		out.WriteString("}\n\n")
 		actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[r]), "i64 0", "i64 "+strconv.Itoa(extent))
 		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(actuals, ", ")))
+		actuals[len(actuals)-2], actuals[len(actuals)-1] = "i64 %start", "i64 %end"
+		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", gi, gi))
+		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", gi, name, strings.Join(actuals, ", ")))
+		groups = append(groups, Group{Extent: extent, Work: work(g, r)})
 		for k, d := range gr.decls {
 			decls[k] = d
 		}
@@ -79,6 +99,17 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		out.WriteString(c)
 	}
 	out.WriteString("  ret void\n}\n\n")
+	rangeEntry := entry + ".range"
+	fmt.Fprintf(&out, "define void @%s(ptr %%args, i64 %%group, i64 %%start, i64 %%end) #0 {\nentry:\n", rangeEntry)
+	for i := range slots {
+		fmt.Fprintf(&out, "  %%p%d = getelementptr inbounds ptr, ptr %%args, i64 %d\n", i, i)
+		fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
+	}
+	fmt.Fprintf(&out, "  switch i64 %%group, label %%done [\n%s  ]\n", strings.Join(cases, ""))
+	for _, c := range rangeCalls {
+		out.WriteString(c)
+	}
+	out.WriteString("done:\n  ret void\n}\n\n")
 	names := make([]string, 0, len(decls))
 	for k := range decls {
 		names = append(names, k)
@@ -89,7 +120,21 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		out.WriteByte('\n')
 	}
 	out.WriteString("\nattributes #0 = { nounwind }\n")
-	return &Module{Text: out.String(), Entry: entry, Slots: slots}, nil
+	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
+}
+
+// work estimates the elements a group visits: its output, the operand of a
+// reduction, or M*N*K for a matmul.
+func work(g *ir.Graph, r ir.Value) int {
+	n := g.Node(r)
+	switch n.Op.Kind() {
+	case ir.KindReduce, ir.KindArgReduce:
+		return g.Node(n.Args[0]).Shape.Size()
+	case ir.KindMatMul:
+		a := g.Node(n.Args[0]).Shape
+		return n.Shape.Size() * a[len(a)-1]
+	}
+	return n.Shape.Size()
 }
 
 // group emits the function computing one plan root.

@@ -13,7 +13,8 @@
 //
 // # Semantics, op by op
 //
-// Notation: T is the operand dtype. "In T" means each arithmetic operation is
+// Notation: T is the operand dtype. NaN payloads and NaN signs are not part
+// of the semantics: any NaN stands for any other. "In T" means each arithmetic operation is
 // rounded to T (float32 arithmetic for f32); nothing is ever fused into a
 // multiply-add and nothing is reassociated (no fast-math).
 //

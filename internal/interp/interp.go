@@ -224,6 +224,9 @@ func run(g *ir.Graph, inputs []any) (outs []any, err error) {
 			}
 			vals[i] = eval(g, n, args)
 		}
+		if lastUse[i] < 0 && !isOut[i] {
+			vals[i] = nil // dead code: computed for the sake of errors only
+		}
 		for _, a := range n.Args {
 			if lastUse[a] == i && !isOut[a] {
 				vals[a] = nil

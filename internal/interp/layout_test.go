@@ -176,6 +176,12 @@ func TestReduce(t *testing.T) {
 			[]uint8{16, 17}, []uint8{16}},
 		{"prod i64", []string{"%0 = param 0 : i64[3]", "%1 = reduce_prod %0 axes=[0] : i64[]", "return %1"},
 			[]int64{-2, 3, 1 << 40}, []int64{-6 << 40}},
+		{"prod cols", []string{"%0 = param 0 : f32[2,3]", "%1 = reduce_prod %0 axes=[0] : f32[3]", "return %1"},
+			[]float32{2, 1e30, nz32, 3, 1e30, nz32}, []float32{6, inf32, 0}},
+		{"min cols", []string{"%0 = param 0 : f32[3,3]", "%1 = reduce_min %0 axes=[0] : f32[3]", "return %1"},
+			[]float32{0, 1, nan32, nz32, nan32, 1, 0, 2, -inf32}, []float32{nz32, nan32, nan32}},
+		{"max cols NaN", []string{"%0 = param 0 : f64[2,2]", "%1 = reduce_max %0 axes=[0] : f64[2]", "return %1"},
+			[]float64{nan64, nz64, 1, 0}, []float64{nan64, 0}},
 		{"prod empty", []string{"%0 = param 0 : i32[0,2]", "%1 = reduce_prod %0 axes=[0] : i32[2]", "return %1"},
 			[]int32{}, []int32{1, 1}},
 
@@ -342,4 +348,58 @@ func TestMatMul(t *testing.T) {
 	}
 	expect(t, "f64 5x7x3", mm(fmt.Sprintf("f64[%d,%d]", m, k), fmt.Sprintf("f64[%d,%d]", k, n),
 		fmt.Sprintf("f64[%d,%d]", m, n), a, b), want)
+}
+
+// TestLayoutLarge checks shapes bigger than the transpose tile (and not
+// multiples of it) against index arithmetic written out per element.
+func TestLayoutLarge(t *testing.T) {
+	const d0, d1, d2 = 3, 40, 70
+	in := make([]int32, d0*d1*d2)
+	for i := range in {
+		in[i] = int32(i*7 + 1)
+	}
+	at := func(i, j, k int) int32 { return in[(i*d1+j)*d2+k] }
+
+	tr := make([]int32, 0, len(in)) // axes=[2,0,1]: out[k][i][j]
+	for k := range d2 {
+		for i := range d0 {
+			for j := range d1 {
+				tr = append(tr, at(i, j, k))
+			}
+		}
+	}
+	sl := make([]int32, 0) // starts=[1,3,2] steps=[1,3,5] : [2,13,14]
+	for i := range 2 {
+		for j := range 13 {
+			for k := range 14 {
+				sl = append(sl, at(1+i, 3+j*3, 2+k*5))
+			}
+		}
+	}
+	sum := make([]int32, d0*d2) // reduce_sum axes=[1]
+	mx := make([]int32, d1)     // reduce_max axes=[0,2]
+	for i := range mx {
+		mx[i] = minI32
+	}
+	for i := range d0 {
+		for j := range d1 {
+			for k := range d2 {
+				sum[i*d2+k] += at(i, j, k)
+				mx[j] = max(mx[j], at(i, j, k))
+			}
+		}
+	}
+	typ := fmt.Sprintf("i32[%d,%d,%d]", d0, d1, d2)
+	for _, tc := range []struct {
+		node string
+		want []int32
+	}{
+		{fmt.Sprintf("transpose %%0 axes=[2,0,1] : i32[%d,%d,%d]", d2, d0, d1), tr},
+		{"slice %0 starts=[1,3,2] steps=[1,3,5] : i32[2,13,14]", sl},
+		{fmt.Sprintf("reduce_sum %%0 axes=[1] : i32[%d,%d]", d0, d2), sum},
+		{fmt.Sprintf("reduce_max %%0 axes=[0,2] : i32[%d]", d1), mx},
+	} {
+		got := run1(t, graph("%0 = param 0 : "+typ, "%1 = "+tc.node, "return %1"), in)
+		expect(t, tc.node, got, tc.want)
+	}
 }

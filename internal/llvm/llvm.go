@@ -18,6 +18,34 @@ static void gojit_call(uintptr_t fn, uintptr_t args) {
 	((void (*)(void **))fn)((void **)args);
 }
 
+// The direct calls take each buffer as its own pointer argument and build
+// the void** array on the C stack. The cgo rules allow passing a Go pointer
+// to memory that holds no Go pointers (array data), so the caller needs no
+// runtime.Pinner, which costs a span lock per pointer.
+static void gojit_call4(uintptr_t fn, void *a0, void *a1, void *a2, void *a3) {
+	void *args[4] = {a0, a1, a2, a3};
+	((void (*)(void **))fn)(args);
+}
+
+static void gojit_call8(uintptr_t fn, void *a0, void *a1, void *a2, void *a3,
+			void *a4, void *a5, void *a6, void *a7) {
+	void *args[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
+	((void (*)(void **))fn)(args);
+}
+
+static void gojit_call16(uintptr_t fn, void *a0, void *a1, void *a2, void *a3,
+			 void *a4, void *a5, void *a6, void *a7, void *a8, void *a9,
+			 void *a10, void *a11, void *a12, void *a13, void *a14, void *a15) {
+	void *args[16] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15};
+	((void (*)(void **))fn)(args);
+}
+
+// gojit_call_range runs one group of a kernel over [start, end): void
+// f(void **args, int64 group, int64 start, int64 end). args must be pinned.
+static void gojit_call_range(uintptr_t fn, uintptr_t args, int64_t group, int64_t start, int64_t end) {
+	((void (*)(void **, int64_t, int64_t, int64_t))fn)((void **)args, group, start, end);
+}
+
 static void gojit_version(unsigned *maj, unsigned *min, unsigned *patch) {
 	LLVMGetVersion(maj, min, patch);
 }
@@ -176,6 +204,61 @@ func (k *Kernel) Call(args unsafe.Pointer) {
 	C.gojit_call(C.uintptr_t(k.addr), C.uintptr_t(uintptr(args)))
 	// args travelled as an integer; keep its referent reachable until
 	// the kernel has returned even if the caller's pin was the last use.
+	runtime.KeepAlive(args)
+}
+
+// CallDirect runs the kernel as void f(void **args) with args[i] = ptrs[i]
+// for the first n entries (n <= MaxDirect). Each pointer crosses into C as
+// its own argument, which the cgo rules allow for Go memory that holds no
+// Go pointers (numeric array data), so nothing needs pinning. It neither
+// allocates nor locks.
+func (k *Kernel) CallDirect(ptrs *[MaxDirect]unsafe.Pointer, n int) {
+	if k.addr == 0 {
+		panic("llvm: Call on freed kernel " + k.symbol)
+	}
+	fn := C.uintptr_t(k.addr)
+	p := ptrs
+	switch {
+	case n <= 4:
+		C.gojit_call4(fn, p[0], p[1], p[2], p[3])
+	case n <= 8:
+		C.gojit_call8(fn, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+	case n <= MaxDirect:
+		C.gojit_call16(fn, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
+			p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15])
+	default:
+		panic(fmt.Sprintf("llvm: CallDirect with %d pointers (max %d)", n, MaxDirect))
+	}
+}
+
+// Lookup resolves another symbol defined by the kernel's object (for
+// example a second entry point). The address is valid until Free.
+func (k *Kernel) Lookup(symbol string) (uintptr, error) {
+	j, err := getJIT()
+	if err != nil {
+		return 0, err
+	}
+	csym := C.CString(symbol)
+	defer C.free(unsafe.Pointer(csym))
+	var (
+		addr C.uint64_t
+		cerr *C.char
+	)
+	if C.gojit_lookup(j, csym, &addr, &cerr) != 0 {
+		msg := C.GoString(cerr)
+		C.free(unsafe.Pointer(cerr))
+		return 0, fmt.Errorf("llvm: lookup %q: %s", symbol, msg)
+	}
+	return uintptr(addr), nil
+}
+
+// CallRange calls the function at addr (from Lookup) as
+// void f(void **args, int64 group, int64 start, int64 end). args must point
+// to memory that may be passed to C under the cgo rules: the pointer array
+// and everything it points to pinned. Safe to call from several goroutines
+// at once on disjoint ranges.
+func CallRange(addr uintptr, args unsafe.Pointer, group, start, end int64) {
+	C.gojit_call_range(C.uintptr_t(addr), C.uintptr_t(uintptr(args)), C.int64_t(group), C.int64_t(start), C.int64_t(end))
 	runtime.KeepAlive(args)
 }
 

@@ -52,3 +52,12 @@ func (k *Kernel) Call(args unsafe.Pointer) { panic(ErrUnavailable) }
 
 // Free returns ErrUnavailable in this build.
 func (k *Kernel) Free() error { return ErrUnavailable }
+
+// CallDirect panics: there is no kernel to call in this build.
+func (k *Kernel) CallDirect(ptrs *[MaxDirect]unsafe.Pointer, n int) { panic(ErrUnavailable) }
+
+// Lookup returns ErrUnavailable.
+func (k *Kernel) Lookup(symbol string) (uintptr, error) { return 0, ErrUnavailable }
+
+// CallRange panics: there is no kernel to call in this build.
+func CallRange(addr uintptr, args unsafe.Pointer, group, start, end int64) { panic(ErrUnavailable) }

@@ -406,3 +406,23 @@ int gojit_free(LLVMOrcResourceTrackerRef rt, char **err) {
 	free(r);
 	return 0;
 }
+
+int gojit_lookup(LLVMOrcLLJITRef jit, const char *sym, uint64_t *addr, char **err) {
+	*err = NULL;
+	*addr = 0;
+	begin_capture();
+	LLVMOrcExecutorAddress a = 0;
+	LLVMErrorRef e = LLVMOrcLLJITLookup(jit, &a, sym);
+	char *r = end_capture();
+	if (e) {
+		*err = join_reported(take_error("lookup", e), r);
+		return 1;
+	}
+	free(r);
+	if (a == 0) {
+		*err = xprintf("lookup: symbol %s resolved to address 0", sym);
+		return 1;
+	}
+	*addr = a;
+	return 0;
+}

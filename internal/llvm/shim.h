@@ -41,6 +41,9 @@ int gojit_load(LLVMOrcLLJITRef jit, const char *obj, size_t objlen,
 	       const char *sym, LLVMOrcResourceTrackerRef *rt, uint64_t *addr,
 	       char **err);
 
+// Resolves another symbol of an already loaded object.
+int gojit_lookup(LLVMOrcLLJITRef jit, const char *sym, uint64_t *addr, char **err);
+
 // Removes and releases rt; returns nonzero and sets *err if removal failed
 // (the tracker is released either way).
 int gojit_free(LLVMOrcResourceTrackerRef rt, char **err);

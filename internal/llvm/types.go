@@ -34,3 +34,6 @@ type Compiled struct {
 	// Object is an ELF relocatable object for the host, ready for Load.
 	Object []byte
 }
+
+// MaxDirect is the most buffer pointers Kernel.CallDirect passes.
+const MaxDirect = 16

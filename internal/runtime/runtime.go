@@ -43,6 +43,8 @@ type Executable struct {
 	CompileTime time.Duration
 
 	kernel    *llvm.Kernel
+	rangeAddr uintptr // the module's RangeEntry
+	parallel  bool    // some group is worth splitting across threads
 	slots     []source // where each module slot's pointer comes from
 	copies    []outCopy
 	tempBytes []int
@@ -89,26 +91,13 @@ func (e *Executable) Run(ins, outs []unsafe.Pointer) error {
 	}
 	if len(e.slots) > 0 {
 		fr := e.frames.Get().(*frame)
-		for i, s := range e.slots {
-			var p unsafe.Pointer
-			switch s.kind {
-			case fromInput:
-				p = ins[s.i]
-			case fromOutput:
-				p = outs[s.i]
-			default:
-				if t := fr.temps[s.i]; len(t) > 0 {
-					p = unsafe.Pointer(&t[0])
-				}
-			}
-			if p != nil {
-				fr.pin.Pin(p)
-			}
-			fr.args[i] = p
+		if e.parallel && pool().Threads() > 1 {
+			e.callParallel(fr, ins, outs)
+		} else if len(e.slots) <= llvm.MaxDirect {
+			e.callDirect(fr, ins, outs)
+		} else {
+			e.callPinned(fr, ins, outs)
 		}
-		e.kernel.Call(unsafe.Pointer(&fr.args[0]))
-		fr.pin.Unpin()
-		clear(fr.args)
 		e.frames.Put(fr)
 	}
 	for _, c := range e.copies {
@@ -123,6 +112,89 @@ func (e *Executable) Run(ins, outs []unsafe.Pointer) error {
 		}
 	}
 	return nil
+}
+
+func (e *Executable) slotPointer(fr *frame, s source, ins, outs []unsafe.Pointer) unsafe.Pointer {
+	switch s.kind {
+	case fromInput:
+		return ins[s.i]
+	case fromOutput:
+		return outs[s.i]
+	}
+	if t := fr.temps[s.i]; len(t) > 0 {
+		return unsafe.Pointer(&t[0])
+	}
+	return nil
+}
+
+// callDirect passes each buffer as its own C argument: no pinning needed.
+func (e *Executable) callDirect(fr *frame, ins, outs []unsafe.Pointer) {
+	var p [llvm.MaxDirect]unsafe.Pointer
+	for i, s := range e.slots {
+		p[i] = e.slotPointer(fr, s, ins, outs)
+	}
+	e.kernel.CallDirect(&p, len(e.slots))
+}
+
+// callPinned passes an array of pointers, which the cgo rules allow only
+// once everything it points to is pinned.
+func (e *Executable) callPinned(fr *frame, ins, outs []unsafe.Pointer) {
+	for i, s := range e.slots {
+		p := e.slotPointer(fr, s, ins, outs)
+		if p != nil {
+			fr.pin.Pin(p)
+		}
+		fr.args[i] = p
+	}
+	e.kernel.Call(unsafe.Pointer(&fr.args[0]))
+	fr.pin.Unpin()
+	clear(fr.args)
+}
+
+// ParallelWork is the number of elements a group must visit before it is
+// split across threads: below it, handing work to another core costs more
+// than it saves.
+const ParallelWork = 1 << 16
+
+// callParallel runs the groups one after another through the range entry,
+// splitting each large one into a chunk per thread.
+func (e *Executable) callParallel(fr *frame, ins, outs []unsafe.Pointer) {
+	for i, s := range e.slots {
+		p := e.slotPointer(fr, s, ins, outs)
+		if p != nil {
+			fr.pin.Pin(p)
+		}
+		fr.args[i] = p
+	}
+	args := unsafe.Pointer(&fr.args[0])
+	threads := pool().Threads()
+	for gi, g := range e.Module.Groups {
+		chunks := min(threads, g.Extent)
+		if g.Work < ParallelWork || chunks < 2 {
+			llvm.CallRange(e.rangeAddr, args, int64(gi), 0, int64(g.Extent))
+			continue
+		}
+		extent, group := int64(g.Extent), int64(gi)
+		pool().Run(chunks, func(c int) {
+			lo := extent * int64(c) / int64(chunks)
+			hi := extent * int64(c+1) / int64(chunks)
+			llvm.CallRange(e.rangeAddr, args, group, lo, hi)
+		})
+	}
+	fr.pin.Unpin()
+	clear(fr.args)
+}
+
+var (
+	poolOnce   sync.Once
+	sharedPool *Pool
+)
+
+// pool is the process-wide worker pool: one goroutine per CPU besides the
+// caller's.
+func pool() *Pool {
+	poolOnce.Do(func() { sharedPool = NewPool(runtime.GOMAXPROCS(0) - 1) })
+	return sharedPool
 }
 
 func (e *Executable) interpret(ins, outs []unsafe.Pointer) error {
@@ -213,6 +285,13 @@ func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options) (*Execut
 		return nil, err
 	}
 	e := &Executable{Graph: g, Plan: plan, Module: mod, Signature: sig, kernel: k}
+	if e.rangeAddr, err = k.Lookup(mod.RangeEntry); err != nil {
+		k.Free()
+		return nil, err
+	}
+	for _, gr := range mod.Groups {
+		e.parallel = e.parallel || gr.Work >= ParallelWork
+	}
 	e.layout()
 	e.CompileTime = time.Since(start)
 	stats.compiles.Add(1)

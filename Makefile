@@ -1,0 +1,36 @@
+# gojit build entry points. `make demo` and `make test` install what a fresh
+# Debian machine lacks (LLVM 19's development package) before running.
+
+export PATH := /usr/local/go/bin:$(PATH)
+GO ?= go
+FUZZTIME ?= 20s
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps demo test test-short bench fuzz clean
+
+deps:
+	@command -v $(GO) >/dev/null || { echo "Go 1.26 is required (expected at /usr/local/go)"; exit 1; }
+	@command -v llvm-config-19 >/dev/null 2>&1 || { \
+		echo "llvm-config-19 not found: installing llvm-19-dev"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q llvm-19-dev; }
+
+demo: deps
+	$(GO) run ./cmd/gojit demo
+
+test: deps
+	$(GO) vet ./...
+	$(GO) vet -tags nollvm ./...
+	CGO_ENABLED=0 $(GO) build ./...
+	$(GO) test -count=1 ./...
+	CGO_ENABLED=0 $(GO) test -count=1 ./...
+	$(GO) test -count=1 -race -run 'Concurrent|Race' . ./internal/llvm ./internal/runtime
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCompiledVsInterpreter$$' -fuzztime $(FUZZTIME) .
+
+bench: deps
+	$(GO) run ./cmd/gojit bench
+
+fuzz: deps
+	$(GO) test -run '^$$' -fuzz '^FuzzCompiledVsInterpreter$$' -fuzztime 5m .
+
+clean:
+	$(GO) clean -testcache
