@@ -43,8 +43,8 @@ type Executable struct {
 	CompileTime time.Duration
 
 	kernel    *llvm.Kernel
-	rangeAddr uintptr // the module's RangeEntry
-	parallel  bool    // some group is worth splitting across threads
+	rangeAddr uintptr  // the module's RangeEntry
+	parallel  bool     // some group is worth splitting across threads
 	slots     []source // where each module slot's pointer comes from
 	copies    []outCopy
 	tempBytes []int
