@@ -1,0 +1,155 @@
+package codegen_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gojit/gojit/internal/codegen"
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/passes"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden .ll files under testdata/")
+
+// goldenCases are graphs whose generated LLVM IR is pinned in
+// testdata/NAME.ll, so any change to the emitted code shows up in review.
+var goldenCases = map[string]string{
+	"chain": `graph {
+  %0 = param 0 : f32[1024]
+  %1 = param 1 : f32[1024]
+  %2 = add %0, %1 : f32[1024]
+  %3 = mul %2, %0 : f32[1024]
+  %4 = const 0.5 : f32[1024]
+  %5 = mul %1, %4 : f32[1024]
+  %6 = sub %3, %5 : f32[1024]
+  %7 = const 0 : f32[1024]
+  %8 = max %6, %7 : f32[1024]
+  return %8
+}`,
+	"broadcast_reduce": `graph {
+  %0 = param 0 : f32[4,8]
+  %1 = param 1 : f32[8]
+  %2 = broadcast %1 : f32[4,8]
+  %3 = add %0, %2 : f32[4,8]
+  %4 = exp %3 : f32[4,8]
+  %5 = reduce_sum %4 axes=[1] : f32[4]
+  return %5
+}`,
+	"argmax_int_div": `graph {
+  %0 = param 0 : i32[3,5]
+  %1 = param 1 : i32[3,5]
+  %2 = div %0, %1 : i32[3,5]
+  %3 = argmax %2 axes=[1] : i64[3]
+  return %3
+}`,
+	"layout": `graph {
+  %0 = param 0 : f64[2,3]
+  %1 = transpose %0 axes=[1,0] : f64[3,2]
+  %2 = slice %1 starts=[1,0] steps=[1,1] : f64[2,2]
+  %3 = concat %2, %2 axes=[0] : f64[4,2]
+  %4 = reshape %3 : f64[8]
+  %5 = iota axes=[0] : f64[8]
+  %6 = add %4, %5 : f64[8]
+  return %6
+}`,
+	"matmul_cast": `graph {
+  %0 = param 0 : f32[2,3,4]
+  %1 = param 1 : f32[2,4,5]
+  %2 = matmul %0, %1 : f32[2,3,5]
+  %3 = cast %2 : u8[2,3,5]
+  %4 = param 2 : bool[2,3,5]
+  %5 = cast %4 : f32[2,3,5]
+  %6 = where %4, %2, %5 : f32[2,3,5]
+  return %3, %6
+}`,
+}
+
+func TestGolden(t *testing.T) {
+	for name, text := range goldenCases {
+		t.Run(name, func(t *testing.T) {
+			g, err := ir.Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mod, err := codegen.Generate(passes.Fuse(g), "k_"+name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkStructure(t, mod)
+			path := filepath.Join("testdata", name+".ll")
+			if *update {
+				if err := os.WriteFile(path, []byte(mod.Text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./internal/codegen -update to create it)", err)
+			}
+			if mod.Text != string(want) {
+				t.Errorf("generated IR differs from %s (run with -update if the change is intended):\n%s", path, firstDiff(string(want), mod.Text))
+			}
+		})
+	}
+}
+
+// checkStructure verifies what the golden text must contain regardless of
+// formatting: both entry points and one internal function per group.
+func checkStructure(t *testing.T, mod *codegen.Module) {
+	t.Helper()
+	for _, want := range []string{"define void @" + mod.Entry + "(ptr %args)", "define void @" + mod.RangeEntry + "("} {
+		if !strings.Contains(mod.Text, want) {
+			t.Errorf("module lacks %q", want)
+		}
+	}
+	if got := strings.Count(mod.Text, "define internal void"); got != len(mod.Groups) {
+		t.Errorf("%d group functions for %d groups", got, len(mod.Groups))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < max(len(al), len(bl)); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + strconv.Itoa(i+1) + ":\n  want: " + x + "\n  got:  " + y
+		}
+	}
+	return ""
+}
+
+// TestFlatLoop checks that an elementwise chain becomes one loop reading
+// each input once per element: no intermediate buffers, no coordinates.
+func TestFlatLoop(t *testing.T) {
+	g, err := ir.Parse(goldenCases["chain"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := passes.Fuse(g)
+	if len(p.Roots) != 1 {
+		t.Fatalf("chain fused into %d groups, want 1:\n%s", len(p.Roots), p)
+	}
+	mod, err := codegen.Generate(p, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"udiv", "urem", "alloca"} {
+		if strings.Contains(mod.Text, bad) {
+			t.Errorf("flat elementwise loop contains %q", bad)
+		}
+	}
+	if n := strings.Count(mod.Text, "load float"); n != 2 {
+		t.Errorf("%d float loads, want 2 (one per input)", n)
+	}
+}

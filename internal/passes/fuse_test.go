@@ -1,0 +1,109 @@
+package passes
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+func TestFuse(t *testing.T) {
+	for _, tc := range []struct {
+		name, graph string
+		want        string // Plan.String()
+	}{
+		{
+			name: "elementwise chain is one group",
+			graph: `graph {
+  %0 = param 0 : f32[8]
+  %1 = param 1 : f32[8]
+  %2 = add %0, %1 : f32[8]
+  %3 = exp %2 : f32[8]
+  %4 = mul %3, %0 : f32[8]
+  return %4
+}`,
+			want: "group 0 -> %4 (mul): %2 %3 %4\n",
+		},
+		{
+			name: "producers fuse into the reduction",
+			graph: `graph {
+  %0 = param 0 : f32[4,8]
+  %1 = exp %0 : f32[4,8]
+  %2 = reduce_sum %1 axes=[1] : f32[4]
+  %3 = const 2 : f32[4]
+  %4 = mul %2, %3 : f32[4]
+  return %4
+}`,
+			want: "group 0 -> %2 (reduce_sum): %1 %2\ngroup 1 -> %4 (mul): %4\n",
+		},
+		{
+			name: "a value two groups use is materialized",
+			graph: `graph {
+  %0 = param 0 : f32[4,8]
+  %1 = exp %0 : f32[4,8]
+  %2 = reduce_sum %1 axes=[1] : f32[4]
+  %3 = broadcast %2 : f32[8,4]
+  %4 = transpose %1 axes=[1,0] : f32[8,4]
+  %5 = div %4, %3 : f32[8,4]
+  return %5
+}`,
+			want: "group 0 -> %1 (exp): %1\ngroup 1 -> %2 (reduce_sum): %2\ngroup 2 -> %5 (div): %3 %4 %5\n",
+		},
+		{
+			name: "matmul operands are materialized",
+			graph: `graph {
+  %0 = param 0 : f32[4,8]
+  %1 = param 1 : f32[8,4]
+  %2 = neg %1 : f32[8,4]
+  %3 = matmul %0, %2 : f32[4,4]
+  %4 = const 0 : f32[4,4]
+  %5 = max %3, %4 : f32[4,4]
+  return %5
+}`,
+			want: "group 0 -> %2 (neg): %2\ngroup 1 -> %3 (matmul): %3\ngroup 2 -> %5 (max): %5\n",
+		},
+		{
+			name: "an expensive value is not recomputed per broadcast copy",
+			graph: `graph {
+  %0 = param 0 : f32[8]
+  %1 = exp %0 : f32[8]
+  %2 = broadcast %1 : f32[16,8]
+  %3 = param 1 : f32[16,8]
+  %4 = add %2, %3 : f32[16,8]
+  return %4
+}`,
+			want: "group 0 -> %1 (exp): %1\ngroup 1 -> %4 (add): %2 %4\n",
+		},
+		{
+			name: "constants are recomputed wherever used",
+			graph: `graph {
+  %0 = param 0 : f32[8]
+  %1 = const 1 : f32[8]
+  %2 = add %0, %1 : f32[8]
+  %3 = reduce_sum %2 axes=[0] : f32[]
+  %4 = sub %0, %1 : f32[8]
+  return %3, %4
+}`,
+			want: "group 0 -> %3 (reduce_sum): %2 %3\ngroup 1 -> %4 (sub): %4\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ir.Parse(tc.graph)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := Fuse(g)
+			if got := p.String(); got != tc.want {
+				t.Errorf("plan:\n%s\nwant:\n%s", got, tc.want)
+			}
+			// Every root is materialized and every materialized non-param
+			// value is a root.
+			for v, m := range p.Materialized {
+				isRoot := slices.Contains(p.Roots, ir.Value(v))
+				if m != (isRoot || g.Nodes[v].Op == ir.OpParam) {
+					t.Errorf("%%%d: materialized=%v root=%v", v, m, isRoot)
+				}
+			}
+		})
+	}
+}
