@@ -36,8 +36,8 @@ type Plan struct {
 //   - a value used by more than one group is materialized, except constants
 //     and iotas, which cost nothing to recompute;
 //   - a value that a broadcast stretches to more elements is materialized
-//     unless it is a cheap source, so an expensive expression is not
-//     recomputed once per copy.
+//     unless reading it costs no arithmetic (see cheapIndexing), so an
+//     expensive expression is not recomputed once per copy.
 func Fuse(g *ir.Graph) *Plan {
 	n := len(g.Nodes)
 	p := &Plan{Graph: g, Materialized: make([]bool, n), Group: make([]int, n)}
@@ -97,7 +97,7 @@ func Fuse(g *ir.Graph) *Plan {
 		// Operands that must not be recomputed inside this node's loop.
 		for _, a := range nd.Args {
 			an := &g.Nodes[a]
-			cheap := an.Op == ir.OpConst || an.Op == ir.OpIota || an.Op == ir.OpParam
+			cheap := cheapIndexing(g, a)
 			switch {
 			case nd.Op == ir.OpMatMul:
 				forced[a] = true
@@ -123,6 +123,24 @@ func Fuse(g *ir.Graph) *Plan {
 		}
 	}
 	return p
+}
+
+// cheapIndexing reports whether reading v at any index costs no
+// arithmetic: v is a source (param, const, iota), a value that is always
+// in memory (a reduction or matmul result), or a layout op over such a
+// value, which only maps the index.
+func cheapIndexing(g *ir.Graph, v ir.Value) bool {
+	n := &g.Nodes[v]
+	switch n.Op.Kind() {
+	case ir.KindSource, ir.KindReduce, ir.KindArgReduce, ir.KindMatMul:
+		return true
+	case ir.KindLayout:
+		if n.Op == ir.OpConcat {
+			return false
+		}
+		return cheapIndexing(g, n.Args[0])
+	}
+	return false
 }
 
 // String prints the plan: one line per group with the values it computes.

@@ -75,6 +75,18 @@ func TestFuse(t *testing.T) {
 			want: "group 0 -> %1 (exp): %1\ngroup 1 -> %4 (add): %2 %4\n",
 		},
 		{
+			name: "layout ops over a reduction are index maps, not copies",
+			graph: `graph {
+  %0 = param 0 : f32[2,3]
+  %1 = reduce_max %0 axes=[1] : f32[2]
+  %2 = reshape %1 : f32[2,1]
+  %3 = broadcast %2 : f32[2,3]
+  %4 = sub %0, %3 : f32[2,3]
+  return %4
+}`,
+			want: "group 0 -> %1 (reduce_max): %1\ngroup 1 -> %4 (sub): %2 %3 %4\n",
+		},
+		{
 			name: "constants are recomputed wherever used",
 			graph: `graph {
   %0 = param 0 : f32[8]
