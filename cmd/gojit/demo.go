@@ -46,7 +46,10 @@ const llvmLines = 60
 
 // sumTolerance is the relative difference allowed between the compiled
 // and the interpreted sums.
-const sumTolerance = 1e-4
+const (
+	sumTolerance     = 1e-4
+	sumToleranceText = "1e-4"
+)
 
 type demoOpts struct {
 	n    int
@@ -217,9 +220,9 @@ func printDemo(w io.Writer, o *demoOpts, r *demoResult, l *gojit.Lowered, y, yi 
 	fmt.Fprint(w, indent(l.Traced))
 
 	section(w, "2. After fusion")
-	fmt.Fprint(w, "  Dead and duplicate nodes are gone. Each group of the fusion plan below\n")
-	fmt.Fprint(w, "  becomes one loop nest: the values it lists stay in registers and only\n")
-	fmt.Fprint(w, "  the group's result is stored to memory.\n\n")
+	fmt.Fprint(w, "  Nodes no result depends on are gone and the rest renumbered. Each group\n")
+	fmt.Fprint(w, "  of the fusion plan below becomes one loop nest: the values it lists stay\n")
+	fmt.Fprint(w, "  in registers and only the group's result is stored to memory.\n\n")
 	fmt.Fprint(w, indent(l.Fused))
 
 	section(w, "3. Generated LLVM IR (before LLVM's optimizer)")
@@ -230,7 +233,7 @@ func printDemo(w io.Writer, o *demoOpts, r *demoResult, l *gojit.Lowered, y, yi 
 		lines := strings.Split(text, "\n")
 		if !o.full && len(lines) > llvmLines {
 			fmt.Fprint(w, indent(strings.Join(lines[:llvmLines], "\n")))
-			fmt.Fprintf(w, "  ... %d more lines (see them with -full, or: gojit dump -example chain -stage llvm)\n", len(lines)-llvmLines)
+			fmt.Fprintf(w, "  ... %d more lines (-full prints them)\n", len(lines)-llvmLines)
 		} else {
 			fmt.Fprint(w, indent(text))
 		}
@@ -239,46 +242,57 @@ func printDemo(w io.Writer, o *demoOpts, r *demoResult, l *gojit.Lowered, y, yi 
 	}
 
 	section(w, "4. Timing")
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "  first call (trace + compile + run):\t%s\t  %s\n", fmtDur(time.Duration(r.FirstCallNs)), r.After1)
-	hit := "cache hit: nothing traced or compiled"
+	hit := "<- cache hit: nothing traced or compiled"
 	if !r.CacheHit {
-		hit = "NOT a cache hit: traced or compiled again"
+		hit = "<- NOT a cache hit: traced or compiled again"
 	}
-	fmt.Fprintf(tw, "  second call:\t%s\t  %s  <- %s\n", fmtDur(time.Duration(r.SecondCallNs)), r.After2, hit)
+	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
+	firstWhat := "trace + compile + run"
+	if r.LLVMVersion == "" {
+		firstWhat = "trace + run"
+	}
+	fmt.Fprintf(tw, "  first call\t%9s\t%s\t%s\n", fmtDur(time.Duration(r.FirstCallNs)), firstWhat, r.After1)
+	fmt.Fprintf(tw, "  second call\t%9s\trun + allocate outputs\t%s  %s\n", fmtDur(time.Duration(r.SecondCallNs)), r.After2, hit)
 	tw.Flush()
+	fmt.Fprint(w, "  (calls and traces from f.Stats(); compiles from gojit.ReadCacheStats())\n")
 
 	label := "gojit, compiled"
 	if r.LLVMVersion == "" {
-		label = "gojit (interpreted: no LLVM)"
+		label = "gojit (no LLVM: interpreted)"
 	}
-	fmt.Fprint(w, "\n  Steady state, median time per call (outputs preallocated, CallInto):\n\n")
-	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "  \ttime/call\tvs %s\t\n", label)
-	fmt.Fprintf(tw, "  %s\t%s\t\t\n", label, fmtNs(r.CompiledNs))
-	fmt.Fprintf(tw, "  gojit.WithInterpreter()\t%s\t%s slower\t\n", fmtNs(r.InterpretedNs), fmtRatio(r.VsInterpreter))
-	fmt.Fprintf(tw, "  plain Go loop (one pass)\t%s\t%s\t\n", fmtNs(r.GoLoopNs), vsLoop(r.VsGoLoop))
+	fmt.Fprint(w, "\n  Steady state, median time per call, outputs preallocated (CallInto):\n\n")
+	tw = tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
+	fmt.Fprintf(tw, "  %s\t%9s\n", label, fmtNs(r.CompiledNs))
+	fmt.Fprintf(tw, "  gojit.WithInterpreter()\t%9s   %s\n", fmtNs(r.InterpretedNs), relTo(r.VsInterpreter))
+	fmt.Fprintf(tw, "  plain Go loop (one pass)\t%9s   %s\n", fmtNs(r.GoLoopNs), relTo(r.VsGoLoop))
 	tw.Flush()
+	fmt.Fprint(w, "  (one run on a possibly shared machine; gojit bench measures longer)\n")
 
 	section(w, "5. Checks")
+	// mode names the default Func's results: compiled, unless there is no
+	// LLVM to compile with.
+	mode := "compiled"
+	if r.LLVMVersion == "" {
+		mode = "default (interpreted)"
+	}
 	if r.Mismatches == 0 {
-		fmt.Fprintf(w, "  y:   compiled and interpreted agree exactly on all %s elements\n", thousands(r.N))
+		fmt.Fprintf(w, "  y:   %s and interpreted agree exactly on all %s elements\n", mode, thousands(r.N))
 	} else if _, first := mismatches(y, yi); first < 0 {
-		fmt.Fprintf(w, "  y:   MISMATCH: compiled has %d elements, interpreted %d\n", len(y), len(yi))
+		fmt.Fprintf(w, "  y:   MISMATCH: %s has %d elements, interpreted %d\n", mode, len(y), len(yi))
 	} else {
-		fmt.Fprintf(w, "  y:   MISMATCH in %d of %s elements; first at [%d]: compiled %v, interpreted %v\n",
-			r.Mismatches, thousands(r.N), first, y[first], yi[first])
+		fmt.Fprintf(w, "  y:   MISMATCH in %d of %s elements; first at [%d]: %s %v, interpreted %v\n",
+			r.Mismatches, thousands(r.N), first, mode, y[first], yi[first])
 	}
 	verdict := "ok"
 	if r.SumRelDiff > sumTolerance {
 		verdict = "MISMATCH"
 	}
-	diff := "bit-identical"
+	diff := "difference 0 (bit-identical)"
 	if r.SumCompiled != r.SumInterpreted {
 		diff = fmt.Sprintf("relative difference %.2g", r.SumRelDiff)
 	}
-	fmt.Fprintf(w, "  sum: compiled %v, interpreted %v: %s (tolerance %g): %s\n",
-		r.SumCompiled, r.SumInterpreted, diff, sumTolerance, verdict)
+	fmt.Fprintf(w, "  sum: %s %v, interpreted %v: %s, tolerance %s: %s\n",
+		mode, r.SumCompiled, r.SumInterpreted, diff, sumToleranceText, verdict)
 	goNote := "the plain Go loop agrees exactly"
 	if r.GoMismatches > 0 || r.SumGoLoop != r.SumCompiled {
 		goNote = fmt.Sprintf("the plain Go loop differs in %d elements, sum %v (information only)", r.GoMismatches, r.SumGoLoop)
@@ -290,17 +304,18 @@ func printDemo(w io.Writer, o *demoOpts, r *demoResult, l *gojit.Lowered, y, yi 
 	if !r.Agree {
 		status = "RESULTS DISAGREE"
 	}
-	fmt.Fprintf(w, "Summary: n=%s: %s/call compiled, %s the interpreter, %s a plain Go loop; first call %s (trace + compile), then cached; %s.\n",
-		thousands(r.N), fmtNs(r.CompiledNs), fasterThan(r.VsInterpreter), fasterThan(r.VsGoLoop),
+	fmt.Fprintf(w, "Summary: n=%s: %s/call %s; %s the interpreter, %s a plain Go loop; first call %s; %s.\n",
+		thousands(r.N), fmtNs(r.CompiledNs), mode, fasterThan(r.VsInterpreter), fasterThan(r.VsGoLoop),
 		fmtDur(time.Duration(r.FirstCallNs)), status)
 }
 
-// vsLoop describes the Go loop's time relative to gojit's.
-func vsLoop(ratio float64) string {
+// relTo describes a time relative to gojit's, given their ratio (the
+// other's time / gojit's).
+func relTo(ratio float64) string {
 	if ratio >= 1 {
-		return fmtRatio(ratio) + " slower"
+		return fmtRatio(ratio) + " slower than gojit"
 	}
-	return fmtRatio(1/ratio) + " faster"
+	return fmtRatio(1/ratio) + " faster than gojit"
 }
 
 // fasterThan phrases a speedup (other's time / gojit's) for the summary.
@@ -332,7 +347,7 @@ func describeAsm(asm string) string {
 	case strings.Contains(asm, ".4s"):
 		vec = "128-bit NEON vectors"
 	}
-	return fmt.Sprintf("%d instructions, %s (gojit dump -stage asm shows them)", n, vec)
+	return fmt.Sprintf("%d instructions using %s", n, vec)
 }
 
 // perCall returns the median time per call of fn in nanoseconds. Each

@@ -174,10 +174,10 @@ func help(args []string, stdout, stderr io.Writer) int {
 // usage prints the command list.
 func usage(w io.Writer) {
 	fmt.Fprint(w, "gojit traces Go functions over arrays, fuses them and compiles them with LLVM.\n\n")
-	fmt.Fprint(w, "Usage:\n\n\tgojit <command> [flags]\n\nCommands:\n\n")
+	fmt.Fprint(w, "Usage:\n\n  gojit <command> [flags]\n\nCommands:\n\n")
 	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
 	for _, c := range commands {
-		fmt.Fprintf(tw, "\t%s\t%s\n", c.name, c.summary)
+		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.summary)
 	}
 	tw.Flush()
 	fmt.Fprint(w, "\nRun 'gojit help <command>' for a command's flags.\n")
@@ -203,12 +203,12 @@ func fail(stderr io.Writer, name string, err error) int {
 // it: ns, µs, ms or s.
 func fmtDur(d time.Duration) string {
 	ns := float64(d.Nanoseconds())
-	switch {
-	case ns < 1e3:
+	switch { // the bounds are where three digits would round up to 1000
+	case ns < 999.5:
 		return fmt.Sprintf("%.0f ns", ns)
-	case ns < 1e6:
+	case ns < 999.5e3:
 		return sig3(ns/1e3) + " µs"
-	case ns < 1e9:
+	case ns < 999.5e6:
 		return sig3(ns/1e6) + " ms"
 	}
 	return sig3(ns/1e9) + " s"

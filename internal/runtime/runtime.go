@@ -38,8 +38,9 @@ type Executable struct {
 	Plan      *passes.Plan    // how it is fused
 	Module    *codegen.Module // the LLVM IR; nil when interpreted
 	Signature [32]byte        // identity of the compiled code
-	// CompileTime is how long code generation, LLVM and loading took
-	// (zero for an interpreted executable or a cache hit's later users).
+	// CompileTime is how long code generation, LLVM and loading took when
+	// the executable was built (zero when interpreted). Executables found
+	// in the compile cache are shared, so it reports the original build.
 	CompileTime time.Duration
 
 	kernel    *llvm.Kernel
