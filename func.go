@@ -58,7 +58,11 @@ type argSpec struct {
 	dtype  DType
 	shape  []int
 	static any
-	cmp    bool // static value is comparable with ==
+	// cmp says static compares with ==. Other static values (slices, maps)
+	// are compared by their %#v text: holding the caller's slice would
+	// miss changes made to it between calls.
+	cmp  bool
+	text string
 }
 
 type outSpec struct {
@@ -279,7 +283,7 @@ func (e *entry) matches(args []any) bool {
 			if args[i] != s.static {
 				return false
 			}
-		} else if !reflect.DeepEqual(args[i], s.static) {
+		} else if fmt.Sprintf("%T=%#v", args[i], args[i]) != s.text {
 			return false
 		}
 	}
@@ -310,11 +314,17 @@ func (f *Func) signature(args []any) (string, []argSpec, error) {
 		} else if !reflect.TypeOf(args[i]).AssignableTo(p.typ) {
 			return "", nil, fmt.Errorf("gojit: %s: %w: argument %d is %T, want %s", f.name, ErrArgs, i, args[i], p.typ)
 		}
-		specs[i] = argSpec{static: args[i], cmp: args[i] == nil || reflect.TypeOf(args[i]).Comparable()}
-		fmt.Fprintf(&b, "%T=%#v;", args[i], args[i])
+		text := fmt.Sprintf("%T=%#v", args[i], args[i])
+		specs[i] = argSpec{static: args[i], cmp: args[i] == nil || comparable(args[i]), text: text}
+		b.WriteString(text)
+		b.WriteByte(';')
 	}
 	return b.String(), specs, nil
 }
+
+// comparable reports whether v can be compared with == without panicking
+// (an array or struct holding a slice cannot, though its type says so).
+func comparable(v any) bool { return reflect.ValueOf(v).Comparable() }
 
 func canBeNil(t reflect.Type) bool {
 	switch t.Kind() {

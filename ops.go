@@ -35,7 +35,7 @@ func Where(cond, a, b *Tensor) *Tensor {
 	pcs := callers()
 	tr, ts, ok := unify("where", pcs, cond, a, b)
 	if !ok {
-		return poisoned(tr)
+		return failed(tr, "where")
 	}
 	c := ts[0]
 	if c.weak {
@@ -150,10 +150,7 @@ func (t *Tensor) binary(op ir.Op, o *Tensor, pcs [6]uintptr) *Tensor {
 	}
 	tr, ts, ok := unify(name, pcs, t, o)
 	if !ok {
-		if tr == nil {
-			return poisonNil(name)
-		}
-		return poisoned(tr)
+		return failed(tr, name)
 	}
 	a, b, ok := promote(tr, name, pcs, ts[0], ts[1], op.Info().FloatOnly)
 	if !ok {
@@ -206,10 +203,7 @@ func (t *Tensor) unary(op ir.Op, pcs [6]uintptr) *Tensor {
 	}
 	tr, ts, ok := unify(name, pcs, t)
 	if !ok {
-		if tr == nil {
-			return poisonNil(name)
-		}
-		return poisoned(tr)
+		return failed(tr, name)
 	}
 	x := ts[0]
 	if op.Info().FloatOnly && !tr.node(x.v).DType.IsFloat() {
@@ -313,10 +307,7 @@ func (t *Tensor) Cast(dt DType) *Tensor {
 	}
 	tr, ts, ok := unify("cast", pcs, t)
 	if !ok {
-		if tr == nil {
-			return poisonNil("cast")
-		}
-		return poisoned(tr)
+		return failed(tr, "cast")
 	}
 	if !dt.ir().Valid() {
 		return tr.fail("cast", pcs, "invalid dtype %d", dt)

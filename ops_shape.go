@@ -67,16 +67,14 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 	name := kind.String()
 	tr, ts, ok := unify(name, pcs, t)
 	if !ok {
-		if tr == nil {
-			return poisonNil(name)
-		}
-		return poisoned(tr)
+		return failed(tr, name)
 	}
 	x := ts[0]
 	in := tr.node(x.v)
 	shape := in.Shape.Clone()
 	rank := len(shape)
 	arg := kind == ReduceArgMax || kind == ReduceArgMin
+	origRank := rank
 	if arg && len(axes) == 0 {
 		// Over the flattened tensor.
 		x = tr.add(ir.Node{Op: ir.OpReshape, Args: []ir.Value{x.v}, Shape: ir.Shape{shape.Size()}}, pcs)
@@ -143,6 +141,12 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		kept := shape.Clone()
 		for _, a := range norm {
 			kept[a] = 1
+		}
+		if rank != origRank { // argmax over the flattened tensor
+			kept = make(ir.Shape, origRank)
+			for i := range kept {
+				kept[i] = 1
+			}
 		}
 		r = tr.add(ir.Node{Op: ir.OpReshape, Args: []ir.Value{r.v}, Shape: kept}, pcs)
 	}

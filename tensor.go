@@ -190,10 +190,7 @@ func (tr *tracer) importFrom(src *tracer, v ir.Value) ir.Value {
 func unify(op string, pcs [6]uintptr, ts ...*Tensor) (*tracer, []*Tensor, bool) {
 	var tr *tracer
 	for _, t := range ts {
-		if t == nil {
-			return nil, nil, false
-		}
-		if t.tr != nil && (tr == nil || (!tr.params && t.tr.params)) {
+		if t != nil && t.tr != nil && (tr == nil || (!tr.params && t.tr.params)) {
 			tr = t.tr
 		}
 	}
@@ -217,13 +214,26 @@ func unify(op string, pcs [6]uintptr, ts ...*Tensor) (*tracer, []*Tensor, bool) 
 // move to tr.
 func (tr *tracer) own(op string, i int, t *Tensor, pcs [6]uintptr) (*Tensor, bool) {
 	switch {
-	case t.tr == nil || t.tr == tr:
+	case t == nil:
+		tr.fail(op, pcs, "operand %d is a nil *Tensor", i)
+		return nil, false
+	case t.weak:
+		return t, true
+	case t.tr == nil:
+		// A poisoned result of an op that had no trace to report in.
+		tr.fail(op, pcs, "operand %d comes from an op that had no tensor operand", i)
+		return nil, false
+	case t.tr == tr:
 		return t, t.v != poison
 	case t.v == poison:
 		tr.errs = append(tr.errs, t.tr.errs...)
 		t.tr.errs = nil
 		return nil, false
 	case !t.tr.params:
+		// Errors recorded on constant-only tensors (Full(...).Reshape(bad))
+		// surface in the first real trace that uses that constant trace.
+		tr.errs = append(tr.errs, t.tr.errs...)
+		t.tr.errs = nil
 		return &Tensor{tr: tr, v: tr.importFrom(t.tr, t.v)}, true
 	}
 	tr.fail(op, pcs, "operand %d belongs to a different trace (a Tensor kept from another call or function?)", i)

@@ -77,7 +77,7 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 			fmt.Fprintf(&out, "ptr noalias readonly %s, ", gr.argName[in])
 			actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[in]))
 		}
-		fmt.Fprintf(&out, "ptr noalias %%out, i64 %%start, i64 %%end) #0 {\n")
+		fmt.Fprintf(&out, "ptr noalias %%out, i64 %%start, i64 %%end) #1 {\n")
 		out.WriteString(body)
 		out.WriteString("}\n\n")
 		actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[r]), "i64 0", "i64 "+strconv.Itoa(extent))
@@ -119,7 +119,7 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		out.WriteString(decls[k])
 		out.WriteByte('\n')
 	}
-	out.WriteString("\nattributes #0 = { nounwind }\n")
+	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind noinline }\n")
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
 }
 
@@ -417,12 +417,28 @@ func (gr *group) concat(n *ir.Node, ix *index) string {
 		parts = append(parts, part{off, gr.value(a, in)})
 		off += size
 	}
+	if len(parts) == 0 {
+		// Every operand is empty along the axis, so the output has no
+		// elements and this code never runs; it still needs a value.
+		return zeroLit(n.DType)
+	}
 	res := parts[len(parts)-1].val
 	for j := len(parts) - 2; j >= 0; j-- {
 		below := gr.ins("icmp slt i64 %s, %d", d, parts[j+1].off)
 		res = gr.ins("select i1 %s, %s %s, %s %s", below, t, parts[j].val, t, res)
 	}
 	return res
+}
+
+// zeroLit is the zero of dtype dt as an LLVM constant.
+func zeroLit(dt ir.DType) string {
+	switch {
+	case dt == ir.Bool:
+		return "false"
+	case dt.IsFloat():
+		return floatLit(dt, 0)
+	}
+	return "0"
 }
 
 // alloca reserves an entry-block slot of LLVM type t.

@@ -70,6 +70,15 @@
 //
 // pow (floats only): math.Pow in float64, rounded once to T.
 //
+// Accuracy of the transcendental functions: the interpreter uses Go's math
+// package, the compiled code the C library (glibc), and the two may
+// disagree in the last bits. Known larger gaps, which tests allow for:
+// math.Pow is up to ~20 ulps from the correctly rounded float64 result;
+// math.Sin and math.Cos for |x| >= 2^29 have absolute errors around 1e-16
+// (many ulps when the result is tiny). math.Log and math.Pow are wrong for
+// subnormal float64 inputs on amd64; log and pow here correct that by exact
+// scaling (log64, pow64).
+//
 // max, min: integers: the ordinary maximum/minimum. Floats: NaN if either
 // operand is NaN, and -0 < +0 (max(-0, +0) = +0, min(-0, +0) = -0): Go's
 // builtin max/min, LLVM's llvm.maximum/llvm.minimum.

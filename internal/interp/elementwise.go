@@ -73,7 +73,7 @@ func unaryFloat[T float](op ir.Op, s []T) []T {
 		}
 	case ir.OpLog:
 		for i, x := range s {
-			out[i] = T(math.Log(float64(x)))
+			out[i] = T(log64(float64(x)))
 		}
 	case ir.OpSqrt:
 		for i, x := range s {
@@ -197,7 +197,7 @@ func binaryFloat[T float](op ir.Op, a, b []T) []T {
 		}
 	case ir.OpPow:
 		for i := range out {
-			out[i] = T(math.Pow(float64(a[i]), float64(b[i])))
+			out[i] = T(pow64(float64(a[i]), float64(b[i])))
 		}
 	case ir.OpMax:
 		// Go's max is NaN-propagating and orders -0 below +0, the same as
@@ -437,4 +437,31 @@ func nonZero[S number](s []S) []bool {
 		out[i] = x != 0
 	}
 	return out
+}
+
+// log64 is math.Log corrected for subnormal arguments: Go's amd64 assembly
+// Log drops their exponent (it returns about -709 for every subnormal,
+// where the true logarithm reaches -744). Scaling by 2^54 is exact, and
+// subtracting 54*ln2 adds far less than an ulp of the result.
+func log64(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
+}
+
+// pow64 is math.Pow corrected for positive subnormal bases, which reach
+// math.Log's subnormal problem through the fractional part of the
+// exponent: x^y = (x*2^54)^y * 2^(-54y). The power of two is exact when
+// -54y is an integer; otherwise the result is within about 2 ulps.
+func pow64(x, y float64) float64 {
+	if x > 0 && x < 0x1p-1022 && y != 0 && !math.IsInf(y, 0) && !math.IsNaN(y) {
+		r := math.Pow(x*0x1p54, y)
+		e := -54 * y
+		if e == math.Trunc(e) && math.Abs(e) < 1<<20 {
+			return math.Ldexp(r, int(e))
+		}
+		return r * math.Pow(2, e)
+	}
+	return math.Pow(x, y)
 }

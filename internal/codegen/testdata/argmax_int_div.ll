@@ -1,7 +1,7 @@
 ; gojit module k_argmax_int_div
 
 ; group 0 computes %3 = argmax %2 axes=[1] : i64[3]
-define internal void @k_argmax_int_div.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #0 {
+define internal void @k_argmax_int_div.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #1 {
 entry:
   %acc3 = alloca i32
   %acc4 = alloca i64
@@ -86,3 +86,4 @@ done:
 
 
 attributes #0 = { nounwind }
+attributes #1 = { nounwind noinline }

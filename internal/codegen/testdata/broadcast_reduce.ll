@@ -1,7 +1,7 @@
 ; gojit module k_broadcast_reduce
 
 ; group 0 computes %5 = reduce_sum %4 axes=[1] : f32[4]
-define internal void @k_broadcast_reduce.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #0 {
+define internal void @k_broadcast_reduce.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #1 {
 entry:
   %acc3 = alloca float
   %t1 = icmp slt i64 %start, %end
@@ -75,3 +75,4 @@ done:
 declare float @llvm.exp.f32(float)
 
 attributes #0 = { nounwind }
+attributes #1 = { nounwind noinline }

@@ -1,7 +1,7 @@
 ; gojit module k_chain
 
 ; group 0 computes %8 = max %6, %7 : f32[1024]
-define internal void @k_chain.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #0 {
+define internal void @k_chain.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #1 {
 entry:
   %t1 = icmp slt i64 %start, %end
   br i1 %t1, label %body1, label %exit3
@@ -60,3 +60,4 @@ done:
 declare float @llvm.maximum.f32(float, float)
 
 attributes #0 = { nounwind }
+attributes #1 = { nounwind noinline }

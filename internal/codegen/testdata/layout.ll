@@ -1,7 +1,7 @@
 ; gojit module k_layout
 
 ; group 0 computes %6 = add %4, %5 : f64[8]
-define internal void @k_layout.g0(ptr noalias readonly %in0, ptr noalias %out, i64 %start, i64 %end) #0 {
+define internal void @k_layout.g0(ptr noalias readonly %in0, ptr noalias %out, i64 %start, i64 %end) #1 {
 entry:
   %t1 = icmp slt i64 %start, %end
   br i1 %t1, label %body1, label %exit3
@@ -69,3 +69,4 @@ done:
 
 
 attributes #0 = { nounwind }
+attributes #1 = { nounwind noinline }

@@ -1,7 +1,7 @@
 ; gojit module k_matmul_cast
 
 ; group 0 computes %2 = matmul %0, %1 : f32[2,3,5]
-define internal void @k_matmul_cast.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #0 {
+define internal void @k_matmul_cast.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #1 {
 entry:
   %t1 = icmp slt i64 %start, %end
   br i1 %t1, label %body1, label %exit3
@@ -69,7 +69,7 @@ exit3:
 }
 
 ; group 1 computes %3 = cast %2 : u8[2,3,5]
-define internal void @k_matmul_cast.g1(ptr noalias readonly %in2, ptr noalias %out, i64 %start, i64 %end) #0 {
+define internal void @k_matmul_cast.g1(ptr noalias readonly %in2, ptr noalias %out, i64 %start, i64 %end) #1 {
 entry:
   %t1 = icmp slt i64 %start, %end
   br i1 %t1, label %body1, label %exit3
@@ -90,7 +90,7 @@ exit3:
 }
 
 ; group 2 computes %6 = where %4, %2, %5 : f32[2,3,5]
-define internal void @k_matmul_cast.g2(ptr noalias readonly %in4, ptr noalias readonly %in2, ptr noalias %out, i64 %start, i64 %end) #0 {
+define internal void @k_matmul_cast.g2(ptr noalias readonly %in4, ptr noalias readonly %in2, ptr noalias %out, i64 %start, i64 %end) #1 {
 entry:
   %t1 = icmp slt i64 %start, %end
   br i1 %t1, label %body1, label %exit3
@@ -169,3 +169,4 @@ done:
 declare i8 @llvm.fptoui.sat.i8.f32(float)
 
 attributes #0 = { nounwind }
+attributes #1 = { nounwind noinline }
