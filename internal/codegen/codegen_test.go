@@ -68,17 +68,24 @@ var goldenCases = map[string]string{
 }`,
 }
 
+// generate parses a golden case and lowers it.
+func generate(t *testing.T, name string) *codegen.Module {
+	t.Helper()
+	g, err := ir.Parse(goldenCases[name])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := codegen.Generate(passes.Fuse(g), "k_"+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod
+}
+
 func TestGolden(t *testing.T) {
-	for name, text := range goldenCases {
+	for name := range goldenCases {
 		t.Run(name, func(t *testing.T) {
-			g, err := ir.Parse(text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mod, err := codegen.Generate(passes.Fuse(g), "k_"+name)
-			if err != nil {
-				t.Fatal(err)
-			}
+			mod := generate(t, name)
 			checkStructure(t, mod)
 			path := filepath.Join("testdata", name+".ll")
 			if *update {

@@ -7,25 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gojit/gojit/internal/codegen"
-	"github.com/gojit/gojit/internal/ir"
 	"github.com/gojit/gojit/internal/llvm"
-	"github.com/gojit/gojit/internal/passes"
 )
 
 // TestGoldenVerifies hands every golden module to LLVM, which parses and
 // verifies it before optimizing: the golden text is valid IR, not just
 // stable text.
 func TestGoldenVerifies(t *testing.T) {
-	for name, text := range goldenCases {
-		g, err := ir.Parse(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mod, err := codegen.Generate(passes.Fuse(g), "k_"+name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for name := range goldenCases {
+		mod := generate(t, name)
 		if _, err := llvm.Compile(name+".ll", mod.Text, llvm.Options{OptLevel: 3}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -36,14 +26,7 @@ func TestGoldenVerifies(t *testing.T) {
 // for the host: AVX-512 or AVX2 registers when the CPU has them.
 func TestVectorized(t *testing.T) {
 	cpu, features := llvm.HostCPU()
-	g, err := ir.Parse(goldenCases["chain"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := codegen.Generate(passes.Fuse(g), "k_vec")
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := generate(t, "chain")
 	asm, err := llvm.Assembly("vec.ll", mod.Text, llvm.Options{OptLevel: 3})
 	if err != nil {
 		t.Fatal(err)

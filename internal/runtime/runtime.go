@@ -140,6 +140,13 @@ func (e *Executable) callDirect(fr *frame, ins, outs []unsafe.Pointer) {
 // callPinned passes an array of pointers, which the cgo rules allow only
 // once everything it points to is pinned.
 func (e *Executable) callPinned(fr *frame, ins, outs []unsafe.Pointer) {
+	e.kernel.Call(e.pinArgs(fr, ins, outs))
+	fr.unpin()
+}
+
+// pinArgs fills the frame's pointer array and pins what it points to, so
+// the array may be handed to C; fr.unpin undoes it.
+func (e *Executable) pinArgs(fr *frame, ins, outs []unsafe.Pointer) unsafe.Pointer {
 	for i, s := range e.slots {
 		p := e.slotPointer(fr, s, ins, outs)
 		if p != nil {
@@ -147,7 +154,10 @@ func (e *Executable) callPinned(fr *frame, ins, outs []unsafe.Pointer) {
 		}
 		fr.args[i] = p
 	}
-	e.kernel.Call(unsafe.Pointer(&fr.args[0]))
+	return unsafe.Pointer(&fr.args[0])
+}
+
+func (fr *frame) unpin() {
 	fr.pin.Unpin()
 	clear(fr.args)
 }
@@ -160,14 +170,7 @@ const ParallelWork = 1 << 16
 // callParallel runs the groups one after another through the range entry,
 // splitting each large one into a chunk per thread.
 func (e *Executable) callParallel(fr *frame, ins, outs []unsafe.Pointer) {
-	for i, s := range e.slots {
-		p := e.slotPointer(fr, s, ins, outs)
-		if p != nil {
-			fr.pin.Pin(p)
-		}
-		fr.args[i] = p
-	}
-	args := unsafe.Pointer(&fr.args[0])
+	args := e.pinArgs(fr, ins, outs)
 	threads := pool().Threads()
 	for gi, g := range e.Module.Groups {
 		chunks := min(threads, g.Extent)
@@ -182,8 +185,7 @@ func (e *Executable) callParallel(fr *frame, ins, outs []unsafe.Pointer) {
 			llvm.CallRange(e.rangeAddr, args, group, lo, hi)
 		})
 	}
-	fr.pin.Unpin()
-	clear(fr.args)
+	fr.unpin()
 }
 
 var (
