@@ -6,17 +6,21 @@ package gojit_test
 // (gojit.WithInterpreter, the reference semantics of internal/interp/doc.go),
 // and the two results are compared.
 //
-// Comparison rules (see sameValue):
+// Comparison rules (diffArrays, same32, same64):
 //   - bool and integer results must be identical;
 //   - float results must have identical bits, or both be NaN (NaN payloads
 //     and signs are not specified);
 //   - only the transcendental ops (exp, log, sin, cos, tanh, pow, sigmoid)
-//     are allowed a difference, of at most transULPs units in the last
-//     place: the interpreter rounds Go's math package to the dtype, the
-//     compiled code calls the C library, and each is within about one ulp
-//     of the true value. Everything else (add, sub, mul, div, sqrt, rsqrt,
-//     max, min, floor, ceil, round, abs, neg, casts, reductions in their
-//     declared order, matmul) must be bit-exact.
+//     are allowed a difference, of at most transULPs (4) units in the last
+//     place of the result dtype: the interpreter rounds Go's math package
+//     to the dtype, the compiled code calls the C library, and each is
+//     within about one ulp of the true value. Two exceptions, both
+//     inaccuracies of Go's math package with tests of their own: float64
+//     Pow gets powF64ULPs, and float64 Sin and Cos get no arguments of
+//     magnitude 2**29 or more (dodgeHugeTrig). Everything else (add, sub,
+//     mul, div, sqrt, rsqrt, max, min, floor, ceil, round, abs, neg,
+//     casts, reductions in their declared order, matmul) must be
+//     bit-exact, and so must fused chains of such ops.
 //
 // Several ops share one compiled function with many outputs, to keep the
 // number of LLVM compilations (about 10 ms each) in the low hundreds; every
@@ -38,6 +42,12 @@ import (
 // transULPs is the tolerance, in units in the last place of the result
 // dtype, of the transcendental ops when applied directly to exact inputs.
 const transULPs = 4
+
+// powF64ULPs is the tolerance of Pow on Float64 only. The interpreter
+// uses Go's math.Pow, which is off by up to ~20 ulps for results near 1 and
+// by hundreds of ulps for results far from 1, where the C library's pow is
+// correctly rounded: see TestInterpPowF64Accuracy and interp/doc.go.
+const powF64ULPs = 1024
 
 // chainULPs is the tolerance of the few fused chains whose only inexact
 // step is a transcendental op (softmax): its 1-ulp differences go through a
@@ -483,9 +493,15 @@ func checkTraceError(t *testing.T, fn any, args []any, want ...string) {
 }
 
 // here returns "diff_test.go:LINE" for the line of its caller.
-func here() string {
-	_, file, line, _ := runtime.Caller(1)
-	return fmt.Sprintf("%s:%d", file[strings.LastIndexByte(file, '/')+1:], line)
+func here() string { return callerLine(2, 0) }
+
+// hereAt returns "diff_test.go:LINE" for the line delta lines below its
+// caller's.
+func hereAt(delta int) string { return callerLine(2, delta) }
+
+func callerLine(skip, delta int) string {
+	_, file, line, _ := runtime.Caller(skip)
+	return fmt.Sprintf("%s:%d", file[strings.LastIndexByte(file, '/')+1:], line+delta)
 }
 
 func shapeName(s []int) string {
@@ -497,6 +513,25 @@ func shapeName(s []int) string {
 		parts[i] = fmt.Sprint(d)
 	}
 	return strings.Join(parts, "x")
+}
+
+const minNormal64 = 0x1p-1022
+
+// The broad tests keep float64 Sin and Cos arguments away from where Go's
+// math functions, which the interpreter uses, are known to be inaccurate,
+// so that they keep checking everything else; TestInterpSinCosLargeF64
+// checks those inputs against the bound interp/doc.go documents.
+//
+// dodgeHugeTrig replaces finite float64 values of magnitude 2**29 and more
+// by 0.5: Go's math.Sin and math.Cos are only accurate to about 1e-16
+// absolute there, as interp/doc.go says (TestInterpSinCosLargeF64), which
+// is many ulps of a small result.
+func dodgeHugeTrig(x *gojit.Tensor) *gojit.Tensor {
+	if x.DType() != gojit.Float64 {
+		return x
+	}
+	ax := x.Abs()
+	return gojit.Where(ax.GreaterEqual(gojit.Scalar(1<<29)), gojit.Where(ax.Equal(gojit.Scalar(math.Inf(1))), x, gojit.Scalar(0.5)), x)
 }
 
 func isTranscendental(name string) bool {
@@ -543,6 +578,9 @@ func binCases(dt gojit.DType) []dcase {
 		if isTranscendental(op.name) {
 			ulps = transULPs
 		}
+		if op.name == "Pow" && dt == gojit.Float64 {
+			ulps = powF64ULPs
+		}
 		cs = append(cs, dcase{name: op.name, ulps: ulps, f: func(in []*gojit.Tensor) *gojit.Tensor { return op.f(in[0], in[1]) }})
 	}
 	return cs
@@ -566,7 +604,11 @@ var bcastPatterns = []struct {
 func TestDiffBinary(t *testing.T) {
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			for pi, p := range bcastPatterns {
+				if testing.Short() && pi >= 4 {
+					break // -short: same shape, scalars, the 2-D outer broadcast
+				}
 				t.Run(p.name, func(t *testing.T) {
 					a := edgeArray(dt, uint64(100+pi), p.a...)
 					b := edgeArray(dt, uint64(200+pi), p.b...)
@@ -590,6 +632,7 @@ func TestDiffMixedDTypes(t *testing.T) {
 	for i, da := range allDTypes {
 		for _, db := range allDTypes[i+1:] {
 			t.Run(da.String()+"_"+db.String(), func(t *testing.T) {
+				t.Parallel()
 				a := edgeArray(da, 7, 3, 5)
 				b := edgeArray(db, 8, 5)
 				cs := []dcase{
@@ -606,9 +649,6 @@ func TestDiffMixedDTypes(t *testing.T) {
 						return gojit.Concat(0, in[0], in[1].Reshape(1, 5))
 					}},
 				}
-				if db == gojit.Bool {
-					cs = cs[4:]
-				}
 				checkDiff(t, cs, a, b)
 			})
 		}
@@ -618,6 +658,7 @@ func TestDiffMixedDTypes(t *testing.T) {
 func TestDiffWhere(t *testing.T) {
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			c := randArray(gojit.Bool, 3, 0, 3, 1)
 			a := edgeArray(dt, 4, 1, 4)
 			b := edgeArray(dt, 5)
@@ -677,7 +718,12 @@ func unCases(dt gojit.DType) []dcase {
 		if !op.noBool && !dt.IsFloat() {
 			want = gojit.Float32
 		}
-		cs = append(cs, dcase{name: op.name, ulps: ulps, dt: want, f: func(in []*gojit.Tensor) *gojit.Tensor { return op.f(in[0]) }})
+		f := op.f
+		switch op.name {
+		case "Sin", "Cos":
+			f = func(x *gojit.Tensor) *gojit.Tensor { return op.f(dodgeHugeTrig(x)) }
+		}
+		cs = append(cs, dcase{name: op.name, ulps: ulps, dt: want, f: func(in []*gojit.Tensor) *gojit.Tensor { return f(in[0]) }})
 	}
 	return cs
 }
@@ -686,6 +732,7 @@ func TestDiffUnary(t *testing.T) {
 	shapes := [][]int{{6, 8}, {}, {0, 3}, {1, 3, 1}}
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			for si, s := range shapes {
 				t.Run(shapeName(s), func(t *testing.T) {
 					checkDiff(t, unCases(dt), edgeArray(dt, uint64(300+si), s...))
@@ -701,6 +748,7 @@ func TestDiffUnary(t *testing.T) {
 func TestDiffCast(t *testing.T) {
 	for _, from := range allDTypes {
 		t.Run("from_"+from.String(), func(t *testing.T) {
+			t.Parallel()
 			var cs []dcase
 			for _, to := range allDTypes {
 				cs = append(cs, dcase{name: "to_" + to.String(), dt: to, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Cast(to) }})
@@ -714,10 +762,15 @@ func TestDiffCast(t *testing.T) {
 					}})
 				}
 			}
-			e := allEdges(from)
-			checkDiff(t, cs, e)
-			t.Run("random_5x7", func(t *testing.T) { checkDiff(t, cs[:6], randArray(from, 9, 0.3, 5, 7)) })
-			t.Run("size0", func(t *testing.T) { checkDiff(t, cs[:2], randArray(from, 9, 0.3, 0, 7)) })
+			var direct []dcase
+			for _, c := range cs {
+				if strings.HasPrefix(c.name, "to_") {
+					direct = append(direct, c)
+				}
+			}
+			checkDiff(t, cs, allEdges(from))
+			t.Run("random_5x7", func(t *testing.T) { checkDiff(t, direct, randArray(from, 9, 0.3, 5, 7)) })
+			t.Run("size0", func(t *testing.T) { checkDiff(t, direct, randArray(from, 9, 0.3, 0, 7)) })
 		})
 	}
 	// Values at the saturation and rounding boundaries of float-to-int and
@@ -835,7 +888,11 @@ func TestDiffReduce(t *testing.T) {
 	}
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			for pi, p := range patterns {
+				if testing.Short() && pi%3 != 0 {
+					continue // -short: a third of the patterns
+				}
 				t.Run(p.name, func(t *testing.T) {
 					prob := 0.15
 					if p.shape != nil && len(p.shape) == 2 && p.shape[0]*p.shape[1] > 100 {
@@ -854,7 +911,9 @@ func TestDiffReduce(t *testing.T) {
 			{name: "rows", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Sum(1) }},
 			{name: "all", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Sum() }},
 			{name: "mean_rows", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Mean(-1) }},
-			{name: "prod_rows", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Mul(gojit.Scalar(0.125)).Add(gojit.Scalar(1)).Prod(1) }},
+			{name: "prod_rows", f: func(in []*gojit.Tensor) *gojit.Tensor {
+				return in[0].Mul(gojit.Scalar(0.125)).Add(gojit.Scalar(1)).Prod(1)
+			}},
 		}, x)
 	})
 	// Negative zeros: a sum of only -0 is +0; max/min order -0 < +0.
@@ -863,9 +922,6 @@ func TestDiffReduce(t *testing.T) {
 		var cs []dcase
 		for _, ax := range [][]int{nil, {0}, {1}} {
 			for _, k := range redKinds {
-				if k.arg && len(ax) == 0 {
-					continue
-				}
 				cs = append(cs, dcase{name: fmt.Sprintf("%s_%v", k.name, ax), f: func(in []*gojit.Tensor) *gojit.Tensor { return reduceMethod(in[0], k, ax...) }})
 			}
 		}
@@ -893,7 +949,7 @@ func layoutCases() []dcase {
 		c("BroadcastTo_new_dim", func(x *gojit.Tensor) *gojit.Tensor { return x.BroadcastTo(2, 2, 3, 4) }),
 		c("BroadcastTo_size1", func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{0, 1}, []int{2, 2}).BroadcastTo(3, 2, 5, 4) }),
 		c("Slice_basic", func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{1, 0, 1}, []int{2, 2, 3}) }),
-		c("Slice_negative", func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{-1, -2}, []int{100, -0}) }),
+		c("Slice_negative", func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{-1, -2}, []int{100, 3}) }),
 		c("Slice_negative_stop", func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{0, -3, -3}, []int{-1, -1, 4}) }),
 		c("Slice_step2", func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{0, 0, 0}, []int{2, 3, 4}, 1, 2, 2) }),
 		c("Slice_step3_clamped", func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{-100, 1, 1}, []int{100, 100, 4}, 2, 3, 3) }),
@@ -929,6 +985,7 @@ func layoutCases() []dcase {
 func TestDiffLayout(t *testing.T) {
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			checkDiff(t, layoutCases(), edgeArray(dt, 500, 2, 3, 4))
 		})
 	}
@@ -947,6 +1004,7 @@ func TestDiffLayout(t *testing.T) {
 				c("Concat_nonempty_and_empty", func(x, y *gojit.Tensor) *gojit.Tensor {
 					return gojit.Concat(0, x, y.Reshape(2, 3))
 				}),
+				// A Concat of only empty operands is TestConcatAllEmpty.
 			}, randArray(dt, 1, 0.2, 0, 3), randArray(dt, 2, 0.2, 6))
 		})
 	}
@@ -961,6 +1019,7 @@ func TestDiffMatMul(t *testing.T) {
 	}
 	for _, dt := range numDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			prob := 0.05
 			a := randArray(dt, 601, prob, 3, 4)
 			b := randArray(dt, 602, prob, 4, 5)
@@ -1017,6 +1076,7 @@ func TestDiffMatMul(t *testing.T) {
 func TestDiffScalar(t *testing.T) {
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			ws := gojit.Scalar
 			fracDT := dt // an int tensor combined with a fractional scalar is Float32
 			if !dt.IsFloat() {
@@ -1037,6 +1097,7 @@ func TestDiffScalar(t *testing.T) {
 					dcase{name: "Maximum_minus2.5", dt: fracDT, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Maximum(ws(-2.5)) }},
 					dcase{name: "Minimum_NaN", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Minimum(ws(math.NaN())) }},
 					dcase{name: "Pow_2", ulps: transULPs, dt: fracDT, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Pow(ws(2)) }},
+					dcase{name: "scalar_Cast", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return ws(300.7).Cast(dt).Add(in[0]) }},
 					dcase{name: "folded_scalars", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return ws(2).Add(ws(3)).Mul(ws(2)).Mul(in[0]) }},
 					dcase{name: "Where_scalar_branches", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor {
 						return gojit.Where(in[0].Greater(ws(0)), in[0], ws(0))
@@ -1052,7 +1113,6 @@ func TestDiffScalar(t *testing.T) {
 				}},
 				dcase{name: "scalar_output", dt: gojit.Float32, f: func(in []*gojit.Tensor) *gojit.Tensor { return ws(2.5) }},
 				dcase{name: "scalar_Exp", ulps: transULPs, dt: gojit.Float32, f: func(in []*gojit.Tensor) *gojit.Tensor { return ws(1).Exp().Add(in[0].Cast(gojit.Float32)) }},
-				dcase{name: "scalar_Cast", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return ws(300.7).Cast(dt).Add(in[0].Cast(dt)) }},
 			)
 			checkDiff(t, cs, edgeArray(dt, 700, 4, 8))
 		})
@@ -1062,6 +1122,7 @@ func TestDiffScalar(t *testing.T) {
 func TestDiffIotaFull(t *testing.T) {
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			var cs []dcase
 			if dt != gojit.Bool {
 				cs = append(cs,
@@ -1109,6 +1170,7 @@ func TestDiffIotaFull(t *testing.T) {
 func TestDiffChains(t *testing.T) {
 	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64} {
 		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
 			x := randArray(dt, 901, 0, 4, 6)
 			y := randArray(dt, 902, 0, 6, 4)
 			g := randArray(dt, 903, 0, 6)
@@ -1268,11 +1330,8 @@ func TestDiffUnsupported(t *testing.T) {
 		{"MatMul_scalar", fx, func(x *gojit.Tensor) *gojit.Tensor { pos = here(); return x.MatMul(gojit.Scalar(2)) }, "matmul"},
 		{"MatMul_rank0", fx, func(x *gojit.Tensor) *gojit.Tensor { pos = here(); return x.MatMul(x.Sum()) }, "matmul"},
 		{"Cast_invalid", fx, func(x *gojit.Tensor) *gojit.Tensor { pos = here(); return x.Cast(gojit.DType(42)) }, "cast"},
-		{"only_scalars", fx, func(x *gojit.Tensor) *gojit.Tensor { pos = here(); return x.Add(gojit.Scalar(1).Neg()) }, ""},
-		{"poison_propagates", bx, func(x *gojit.Tensor) *gojit.Tensor {
-			pos = here()
-			return x.Neg().Add(x).Sum().Exp()
-		}, "neg"},
+		{"nil_operand", fx, func(x *gojit.Tensor) *gojit.Tensor { pos = here(); return x.Add(nil) }, "add"},
+		{"poison_propagates", bx, func(x *gojit.Tensor) *gojit.Tensor { pos = here(); return x.Neg().Add(x).Sum().Exp() }, "neg"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -1478,7 +1537,9 @@ func TestStaticArgs(t *testing.T) {
 			opts = append(opts, gojit.WithInterpreter())
 		}
 		t.Run(fmt.Sprintf("interp=%v", interp), func(t *testing.T) {
-			f, err := gojit.Compile(func(x *gojit.Tensor, k int) *gojit.Tensor { return x.Mul(gojit.Scalar(float64(k))).Add(gojit.Scalar(1)) }, opts...)
+			f, err := gojit.Compile(func(x *gojit.Tensor, k int) *gojit.Tensor {
+				return x.Mul(gojit.Scalar(float64(k))).Add(gojit.Scalar(1))
+			}, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1534,5 +1595,410 @@ func TestStaticArgs(t *testing.T) {
 				t.Errorf("slice static arg: Stats = %+v, want 2 traces", s)
 			}
 		})
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Focused tests of the bugs the differential tests found. Each fails until
+// its bug is fixed.
+
+// TestConcatAllEmpty is a regression test (found by TestDiffLayout, fixed
+// in 369bbd6): a Concat whose operands all have size 0 along the
+// concatenation axis failed to compile ("codegen: runtime error: index out
+// of range [-1]"): codegen's concat skipped the empty operands and then
+// read the last of no parts.
+func TestConcatAllEmpty(t *testing.T) {
+	cases := []struct {
+		name  string
+		axis  int
+		shape []int
+	}{
+		{"axis0_0x3", 0, []int{0, 3}},
+		{"axis1_3x0", 1, []int{3, 0}},
+		{"axis0_0", 0, []int{0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fn := func(x *gojit.Tensor) *gojit.Tensor { return gojit.Concat(c.axis, x, x, x) }
+			comp, ref, cerr, rerr := runBoth(t, fn, []any{gojit.New(gojit.Float32, c.shape...)})
+			if rerr != nil {
+				t.Fatalf("interpreter: %v", rerr)
+			}
+			if cerr != nil {
+				t.Fatalf("compiled Concat(%d) of three f32%v: %v (interpreter gives %v)", c.axis, c.shape, cerr, ref[0])
+			}
+			if d := diffArrays(comp[0], ref[0], 0); d != "" {
+				t.Errorf("%s", d)
+			}
+		})
+	}
+}
+
+// knownF64 is a float64 op applied to arguments whose correctly rounded
+// result, computed with 300-bit mpmath, is want.
+type knownF64 struct {
+	name string
+	f    func(x, y *gojit.Tensor) *gojit.Tensor
+	x, y float64
+	want float64
+}
+
+// checkKnownF64 runs every case compiled and interpreted. The compiled
+// result (the C library) must be within transULPs of the true value; the
+// interpreted one within interpULPs, or within interpAbs in absolute terms
+// when interpAbs is not 0.
+func checkKnownF64(t *testing.T, interpULPs uint64, interpAbs float64, cases []knownF64) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fn := func(x, y *gojit.Tensor) *gojit.Tensor { return c.f(x, y) }
+			comp, ref, cerr, rerr := runBoth(t, fn, []any{gojit.FromFloat64([]float64{c.x}), gojit.FromFloat64([]float64{c.y})})
+			if cerr != nil || rerr != nil {
+				t.Fatalf("compiled: %v; interpreter: %v", cerr, rerr)
+			}
+			g, r := comp[0].Float64()[0], ref[0].Float64()[0]
+			if d := ulpDist(ordered64(g), ordered64(c.want)); d > transULPs {
+				t.Errorf("compiled gives %v, %d ulps from the true %v", g, d, c.want)
+			}
+			d := ulpDist(ordered64(r), ordered64(c.want))
+			switch {
+			case interpAbs != 0 && math.Abs(r-c.want) > interpAbs:
+				t.Errorf("interpreter gives %v, %.3g from the true %v (documented bound %.3g)", r, math.Abs(r-c.want), c.want, interpAbs)
+			case interpAbs == 0 && d > interpULPs:
+				t.Errorf("interpreter gives %v, %d ulps from the true %v (allowed %d); the compiled code gives %v", r, d, c.want, interpULPs, g)
+			}
+		})
+	}
+}
+
+// TestInterpLogSubnormalF64 is a regression test: Go's amd64 math.Log
+// drops the exponent of subnormal float64 arguments (golang/go#56600), so
+// the interpreter's Log(5e-324) was -709.09 where the truth is -744.44.
+func TestInterpLogSubnormalF64(t *testing.T) {
+	log := func(x, y *gojit.Tensor) *gojit.Tensor { return x.Log() }
+	checkKnownF64(t, transULPs, 0, []knownF64{
+		{"Log_5e-324", log, 5e-324, 0, -744.4400719213812},
+		{"Log_1e-310", log, 1e-310, 0, -713.8013788281542},
+		{"Log_minNormal/4", log, minNormal64 / 4, 0, -709.782712893384},
+	})
+}
+
+// interpPowDocULPs is interp/doc.go's bound for the interpreter's float64
+// pow: Go's math.Pow loses accuracy as |y*log2(x)| grows, to a few hundred
+// ulps (relative error around 1e-13).
+const interpPowDocULPs = 1024
+
+// TestInterpPowF64Accuracy: the compiled pow (the C library) is correctly
+// rounded on these cases; the interpreter's (math.Pow) stays within the
+// documented bound.
+func TestInterpPowF64Accuracy(t *testing.T) {
+	pow := func(x, y *gojit.Tensor) *gojit.Tensor { return x.Pow(y) }
+	checkKnownF64(t, interpPowDocULPs, 0, []knownF64{
+		{"Pow_1.044_30.8", pow, 1.044078348056745, 30.81540457208517, 3.7780502717604008},
+		{"Pow_1e19_-2.5", pow, 1e19, -2.5, 3.162277660168379e-48},
+		{"Pow_1e300_0.94", pow, 1e300, 0.94, 9.999999999999633e+281},
+		{"Pow_subnormal_1e-310_-0.25", pow, 1e-310, -0.25, 3.1622776601683816e+77},
+		{"Pow_1.08e-296_-0.505", pow, 1.0767077582211616e-296, -0.5054543333472941, 3.9651413824144037e+149},
+		{"Pow_3.45e121_0.4007", pow, 3.4545508204271056e+121, 0.40072127207807284, 5.046832401986203e+48},
+	})
+}
+
+// TestInterpSinCosLargeF64 checks interp/doc.go's bound for |x| >= 2^29:
+// "math.Sin and math.Cos ... have absolute errors around 1e-16".
+func TestInterpSinCosLargeF64(t *testing.T) {
+	sin := func(x, y *gojit.Tensor) *gojit.Tensor { return x.Sin() }
+	cos := func(x, y *gojit.Tensor) *gojit.Tensor { return x.Cos() }
+	checkKnownF64(t, 0, 2e-16, []knownF64{
+		{"Sin_735663826.87", sin, 735663826.8683479, 0, 1.3507328804476923e-05},
+		{"Sin_near_3e8pi", sin, 942477830.6344571, 0, 4.966787605994791e-08},
+		{"Cos_2^63", cos, 9.223372036854776e18, 0, 0.011800076512800236},
+		{"Cos_-2.6e14", cos, -264768136152581.16, 0, 9.513866212115757e-06},
+	})
+}
+
+// TestInterpSinNearMultiplesOfPiF64: near multiples of pi the true sine is
+// tiny and Go's argument reduction leaves an absolute error of up to about
+// 1e-16 (many ulps of the tiny result), the bound interp/doc.go states; the
+// compiled code is correctly rounded.
+func TestInterpSinNearMultiplesOfPiF64(t *testing.T) {
+	sin := func(x, y *gojit.Tensor) *gojit.Tensor { return x.Sin() }
+	checkKnownF64(t, transULPs, 1e-16, []knownF64{
+		{"Sin_314168.69", sin, 314168.6901369401, 0, -8.866942007598101e-12},
+		{"Sin_3141614.64", sin, 3141614.644738368, 0, 1.4266271443147556e-10},
+		{"Sin_31415986.23", sin, 31415986.22615835, 0, -1.1540249924416819e-10},
+		{"Sin_314159287.35", sin, 314159287.3501279, 0, 2.3169915884519576e-08},
+	})
+}
+
+// TestSLPMiscompileBatchedMatMul is a regression test (found by
+// FuzzCompiledVsInterpreter, fixed in 369bbd6 by making the group
+// functions noinline): a batched matmul with K = 1 whose result is also
+// compared, selected or maxed elementwise gave wrong values at -O2 and -O3
+// (right at -O0 and -O1), for f32 and integer dtypes alike: x = [1..6] as
+// f32[2,3,1], m = x.MatMul(x.Transpose(0, 2, 1)) should start
+// [1 2 3 2 4 6 ...] and came out [3 3 3 6 6 6 ...]. With the groups
+// inlined into the entry function and fully unrolled, LLVM 19.1.7's
+// SLPVectorizerPass on the entry function (pinned with -opt-bisect-limit)
+// built a shuffle whose lanes 0, 1, 3, 4 are poison; the IR before that
+// pass is well defined (compiled with llc both ways and run, only the
+// post-SLP version was wrong), and -vectorize-slp=false avoided it, while
+// LLVMPassBuilderOptionsSetSLPVectorization(pbo, 0) did not keep the pass
+// out of default<O2>. It looks like llvm/llvm-project#117170.
+func TestSLPMiscompileBatchedMatMul(t *testing.T) {
+	cases := []struct {
+		name string
+		x    *gojit.Array
+		fn   any
+	}{
+		{"f32_where", gojit.FromFloat32([]float32{1, 2, 3, 4, 5, 6}, 2, 3, 1), func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
+			m := x.MatMul(x.Transpose(0, 2, 1))
+			return m, gojit.Where(m.Greater(gojit.Scalar(0)), m, gojit.Scalar(1.5))
+		}},
+		{"i32_maximum", gojit.FromInt32([]int32{-4, 5, -11, 15, -7, 7}, 2, 3, 1), func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
+			m := x.MatMul(x.Transpose(0, 2, 1))
+			return m, m.Maximum(gojit.Scalar(0))
+		}},
+	}
+	for _, c := range cases {
+		for _, opt := range []int{0, 1, 2, 3} {
+			t.Run(fmt.Sprintf("%s/O%d", c.name, opt), func(t *testing.T) {
+				comp, ref, cerr, rerr := runBoth(t, c.fn, []any{c.x}, gojit.WithOptLevel(opt))
+				if cerr != nil || rerr != nil {
+					t.Fatalf("compiled: %v; interpreter: %v", cerr, rerr)
+				}
+				for i := range ref {
+					if d := diffArrays(comp[i], ref[i], 0); d != "" {
+						t.Errorf("result %d: %s\ncompiled:    %v\ninterpreted: %v", i, d, comp[i], ref[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestDiffLarge uses tensors big enough (2**16 elements of work and more)
+// for the runtime to split each group across threads, through the
+// module's range entry.
+func TestDiffLarge(t *testing.T) {
+	x := randArray(gojit.Float32, 1, 0.001, 300, 300)
+	y := randArray(gojit.Float32, 2, 0.001, 300, 300)
+	a := randArray(gojit.Float64, 3, 0, 2, 96, 130)
+	b := randArray(gojit.Float64, 4, 0, 2, 130, 80)
+	n := randArray(gojit.Int64, 5, 0.05, 70001)
+	u := randArray(gojit.Uint8, 6, 0.05, 3, 70000)
+	checkDiff(t, []dcase{
+		{name: "elementwise_chain", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			return in[0].Mul(in[1]).Sub(in[0].Abs().Sqrt()).Maximum(in[1])
+		}},
+		{name: "transpose_add", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Transpose().Add(in[1]) }},
+		{name: "sum_rows", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Mul(in[1]).Sum(1) }},
+		{name: "sum_cols", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Sum(0) }},
+		{name: "argmin_rows", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[1].ArgMin(-1) }},
+		{name: "softmax_rows", ulps: chainULPs, f: func(in []*gojit.Tensor) *gojit.Tensor {
+			e := in[0].Sub(in[0].Reduce(gojit.ReduceMax, true, -1)).Exp()
+			return e.Div(e.Reduce(gojit.ReduceSum, true, -1))
+		}},
+		{name: "matmul_f32", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			return in[0].Slice([]int{0, 0}, []int{200, 150}).MatMul(in[1].Slice([]int{0, 0}, []int{150, 120}))
+		}},
+		{name: "batched_matmul_f64", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[2].MatMul(in[3]) }},
+		{name: "i64_chain", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			return in[4].Mul(gojit.Scalar(3)).Div(gojit.Scalar(7)).Sub(in[4].Neg())
+		}},
+		{name: "i64_prod", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[4].Prod() }},
+		{name: "u8_broadcast_where", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			return gojit.Where(in[5].Greater(gojit.Scalar(100)), in[5], in[5].Slice([]int{1}, []int{2}))
+		}},
+		{name: "u8_max_axis0", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[5].Max(0) }},
+		{name: "concat_slices", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			return gojit.Concat(0, in[4].Slice([]int{1}, []int{70001}, 2), in[4].Slice([]int{0}, []int{70001}, 2))
+		}},
+	}, x, y, a, b, n, u)
+}
+
+// TestWhereWithoutTensorOperand is a regression test (fixed in 369bbd6):
+// Where whose operands include no tensor (three weak scalars) or a nil
+// *Tensor recorded no error: it returned a poisoned Tensor that belonged to
+// no trace, and tracer.own treated such a tensor as "not ok" without
+// recording anything. The result silently disappeared: Call returned one
+// array fewer than the function has results and no error, an op using it
+// was silently poisoned too, and a function whose only result it was
+// failed with "ir: graph has no outputs", naming neither op nor line.
+func TestWhereWithoutTensorOperand(t *testing.T) {
+	x := gojit.FromFloat32([]float32{1, 2})
+	var pos string
+	cases := map[string]any{
+		"three_scalars_second_result": func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
+			pos = hereAt(1)
+			return x.Neg(), gojit.Where(gojit.Scalar(1), gojit.Scalar(2), gojit.Scalar(3))
+		},
+		"nil_condition": func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
+			pos = hereAt(1)
+			return x.Neg(), gojit.Where(nil, x, x)
+		},
+		"used_by_add": func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
+			pos = hereAt(1)
+			return x.Neg(), x.Add(gojit.Where(gojit.Scalar(1), gojit.Scalar(2), gojit.Scalar(3)))
+		},
+		"only_result": func(x *gojit.Tensor) *gojit.Tensor {
+			pos = hereAt(1)
+			return gojit.Where(nil, x, x)
+		},
+	}
+	for name, fn := range cases {
+		t.Run(name, func(t *testing.T) {
+			for _, opts := range [][]gojit.Option{nil, {gojit.WithInterpreter()}} {
+				f, err := gojit.Compile(fn, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := f.Call(x)
+				if err == nil {
+					t.Errorf("Call returned %d arrays (%v) and no error; want an error naming where at %s", len(out), out, pos)
+					continue
+				}
+				if !strings.Contains(err.Error(), pos) || !strings.Contains(err.Error(), "where") {
+					t.Errorf("error %q does not name where at %s", err, pos)
+				}
+			}
+		})
+	}
+}
+
+// TestReduceKeepDimsShapes: with keepDims every reduced axis stays as a
+// dimension of size 1, as in NumPy and JAX. (ArgMax and ArgMin over the
+// whole tensor used to keep one dimension, f32[2,3,4] -> i64[1]; fixed in
+// 369bbd6.)
+func TestReduceKeepDimsShapes(t *testing.T) {
+	x := randArray(gojit.Float32, 1, 0, 2, 3, 4)
+	cases := []struct {
+		kind gojit.ReduceKind
+		axes []int
+		want []int
+	}{
+		{gojit.ReduceSum, nil, []int{1, 1, 1}},
+		{gojit.ReduceMax, []int{1}, []int{2, 1, 4}},
+		{gojit.ReduceMean, []int{0, -1}, []int{1, 3, 1}},
+		{gojit.ReduceArgMax, []int{1}, []int{2, 1, 4}},
+		{gojit.ReduceArgMin, []int{-1}, []int{2, 3, 1}},
+		{gojit.ReduceArgMax, nil, []int{1, 1, 1}},
+		{gojit.ReduceArgMin, nil, []int{1, 1, 1}},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%v_%v", c.kind, c.axes), func(t *testing.T) {
+			f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor { return x.Reduce(c.kind, true, c.axes...) }, gojit.WithInterpreter())
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := f.Call(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out[0].Shape(), c.want) {
+				t.Errorf("Reduce(%v, true, %v) of f32[2,3,4] has shape %v, want %v", c.kind, c.axes, out[0].Shape(), c.want)
+			}
+		})
+	}
+}
+
+// TestStaticSliceArgMutated is a regression test (fixed in 369bbd6): a
+// non-comparable static argument (a slice, a map) was kept by reference in
+// the signature, and the fast path compared it with reflect.DeepEqual,
+// which is true at once for the same slice. A caller that changed its
+// slice between two calls got the function traced for the old contents:
+// a permutation changed from [1 0] to [0 1] still transposed.
+func TestStaticSliceArgMutated(t *testing.T) {
+	m := gojit.FromFloat32([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	for _, opts := range [][]gojit.Option{nil, {gojit.WithInterpreter()}} {
+		g, err := gojit.Compile(func(x *gojit.Tensor, perm []int) *gojit.Tensor { return x.Transpose(perm...) }, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perm := []int{1, 0}
+		if _, err := g.Call(m, perm); err != nil {
+			t.Fatal(err)
+		}
+		perm[0], perm[1] = 0, 1
+		r, err := g.Call(m, perm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(r[0].Shape(), []int{2, 3}) || !slices.Equal(r[0].Float32(), m.Float32()) {
+			t.Errorf("Transpose(0, 1) after Transpose(1, 0) with the same slice: got %v, want %v (Stats %+v)", r[0], m, g.Stats())
+		}
+
+		h, err := gojit.Compile(func(x *gojit.Tensor, s map[string]float64) *gojit.Tensor { return x.Mul(gojit.Scalar(s["k"])) }, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := map[string]float64{"k": 2}
+		if _, err := h.Call(m, k); err != nil {
+			t.Fatal(err)
+		}
+		k["k"] = 3
+		r, err = h.Call(m, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r[0].Float32()[0]; got != 3 {
+			t.Errorf("x*k with k changed from 2 to 3 in the same map: got %v, want 3", got)
+		}
+	}
+}
+
+// TestConstantOpErrorLost is a regression test (fixed in 369bbd6): an op
+// that fails on a traced tensor fails the Call even when its result is
+// unused, but the same failure on a tensor made only of constants (Full,
+// Iota) was recorded in that constant's own tracer and never reported
+// unless the poisoned result reached the trace.
+func TestConstantOpErrorLost(t *testing.T) {
+	var pos string
+	f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor {
+		c := gojit.Full(gojit.Float32, 1, 3)
+		pos = hereAt(1)
+		_ = c.Reshape(5)
+		return x.Add(c)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Call(gojit.FromFloat32([]float32{1, 2, 3}))
+	if err == nil || !strings.Contains(err.Error(), pos) {
+		t.Errorf("Call = %v, %v; want the reshape error at %s, as for a traced tensor", out, err, pos)
+	}
+}
+
+// TestCallIntoAliasing: outputs may share memory with inputs (entirely or
+// in part) and with each other; the results are as if computed into fresh
+// arrays and then copied in output order.
+func TestCallIntoAliasing(t *testing.T) {
+	for _, opts := range [][]gojit.Option{nil, {gojit.WithInterpreter()}} {
+		f, err := gojit.Compile(func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
+			return x.Mul(gojit.Scalar(2)), x.Reshape(2, 2).Transpose().Reshape(4)
+		}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Output 0 shifted by one element over the input.
+		buf := []float32{1, 2, 3, 4, 5}
+		other := gojit.New(gojit.Float32, 4)
+		if err := f.CallInto([]*gojit.Array{gojit.FromFloat32(buf[1:5]), other}, gojit.FromFloat32(buf[0:4])); err != nil {
+			t.Fatal(err)
+		}
+		if want := []float32{1, 2, 4, 6, 8}; !slices.Equal(buf, want) {
+			t.Errorf("partially overlapping output: buf = %v, want %v", buf, want)
+		}
+		if want := []float32{1, 3, 2, 4}; !slices.Equal(other.Float32(), want) {
+			t.Errorf("second output = %v, want %v", other.Float32(), want)
+		}
+		// Both outputs in one array, which is also the input: the later
+		// output wins.
+		buf = []float32{1, 2, 3, 4}
+		a := gojit.FromFloat32(buf)
+		if err := f.CallInto([]*gojit.Array{a, a}, a); err != nil {
+			t.Fatal(err)
+		}
+		if want := []float32{1, 3, 2, 4}; !slices.Equal(buf, want) {
+			t.Errorf("one array for input and both outputs: %v, want %v", buf, want)
+		}
 	}
 }

@@ -73,11 +73,12 @@
 // Accuracy of the transcendental functions: the interpreter uses Go's math
 // package, the compiled code the C library (glibc), and the two may
 // disagree in the last bits. Known larger gaps, which tests allow for:
-// math.Pow is up to ~20 ulps from the correctly rounded float64 result;
-// math.Sin and math.Cos for |x| >= 2^29 have absolute errors around 1e-16
-// (many ulps when the result is tiny). math.Log and math.Pow are wrong for
-// subnormal float64 inputs on amd64; log and pow here correct that by exact
-// scaling (log64, pow64).
+// math.Pow loses accuracy as |y*log2(x)| grows, to a few hundred ulps
+// (relative error around 1e-13); math.Sin and math.Cos have absolute
+// errors up to about 1e-16, which is many ulps where the result is tiny
+// (near multiples of pi, and for |x| >= 2^29). math.Log and math.Pow are
+// wrong for subnormal float64 inputs on amd64 (golang/go#56600); log and
+// pow here correct that by exact scaling (log64, pow64).
 //
 // max, min: integers: the ordinary maximum/minimum. Floats: NaN if either
 // operand is NaN, and -0 < +0 (max(-0, +0) = +0, min(-0, +0) = -0): Go's
