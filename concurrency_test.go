@@ -239,6 +239,9 @@ func TestConcurrentCallsAndCompiles(t *testing.T) {
 // TestConcurrentIdenticalCompiles: goroutines compiling separate Funcs
 // whose traces are the same graph share one kernel, compiled once.
 func TestConcurrentIdenticalCompiles(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("builds without LLVM interpret every graph: there is no compile cache to share")
+	}
 	const c = 0.8125 // a constant no other test uses, so the graph is new
 	before := gojit.ReadCacheStats()
 	var wg sync.WaitGroup
