@@ -32,13 +32,15 @@ type benchRow struct {
 type benchOpts struct {
 	sizes     string
 	benchtime string
+	rounds    int
 	json      bool
 }
 
 func benchFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 	o := &benchOpts{}
 	fs.StringVar(&o.sizes, "sizes", "1000,100000,1000000,10000000", "comma-separated `list` of input sizes for the 5-op chain")
-	fs.StringVar(&o.benchtime, "benchtime", "1s", "run each measurement for `d`, or N times if d has the form Nx (as go test -benchtime)")
+	fs.IntVar(&o.rounds, "rounds", 3, "interleave `n` rounds of gojit and baseline measurements and keep each side's best")
+	fs.StringVar(&o.benchtime, "benchtime", "300ms", "run each measurement for `d`, or N times if d has the form Nx (as go test -benchtime)")
 	fs.BoolVar(&o.json, "json", false, "print the rows as a JSON array")
 	return func() int {
 		sizes, err := parseSizes(o.sizes)
@@ -97,7 +99,8 @@ func setBenchtime(v string) (restore func(), err error) {
 // prints the table.
 func runBench(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 	var rows []benchRow
-	total := 3*len(sizes) + 2 // the chain: gojit and two baselines per size
+	rounds := max(o.rounds, 1)
+	total := 3*len(sizes)*rounds + 2 // the chain: gojit and two baselines per size and round
 	step := 0
 	measure := func(what string, fn func(*testing.B)) float64 {
 		step++
@@ -105,6 +108,14 @@ func runBench(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 		d := bench.Measure(fn)
 		fmt.Fprintf(stderr, " %10s/op\n", fmtDur(d))
 		return float64(d.Nanoseconds())
+	}
+	// best keeps the fastest of the interleaved rounds: on a shared VM the
+	// slow samples are other tenants, not the code.
+	best := func(old, v float64) float64 {
+		if old == 0 || v < old {
+			return v
+		}
+		return old
 	}
 	start := time.Now()
 	for _, n := range sizes {
@@ -116,10 +127,17 @@ func runBench(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 			continue
 		}
 		name := cases[0].Name
-		g := measure(name+": gojit", cases[0].Run)
-		for _, c := range cases {
-			b := measure(name+": "+c.Baseline, c.Base)
-			rows = append(rows, benchRow{Workload: name, GojitNs: g, Baseline: c.Baseline, BaselineNs: b, Ratio: b / g})
+		var g float64
+		base := make([]float64, len(cases))
+		for r := range rounds {
+			tag := fmt.Sprintf("%s [%d/%d]: ", name, r+1, rounds)
+			g = best(g, measure(tag+"gojit", cases[0].Run))
+			for i, c := range cases {
+				base[i] = best(base[i], measure(tag+c.Baseline, c.Base))
+			}
+		}
+		for i, c := range cases {
+			rows = append(rows, benchRow{Workload: name, GojitNs: g, Baseline: c.Baseline, BaselineNs: base[i], Ratio: base[i] / g})
 		}
 	}
 	overhead, err := bench.CallOverhead()
@@ -130,7 +148,7 @@ func runBench(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 	rows = append(rows, benchRow{Workload: "cold compile (trace + compile, 6 ops)", GojitNs: measure("cold compile", bench.ColdCompile())})
 	fmt.Fprintf(stderr, "done in %s\n", fmtDur(time.Since(start)))
 
-	note := fmt.Sprintf("Figures are from one run (testing.Benchmark, benchtime %s) on a possibly shared machine: treat differences under ~10%% as noise.", o.benchtime)
+	note := fmt.Sprintf("Figures are from one run: each side's best of %d interleaved rounds (testing.Benchmark, benchtime %s) on a possibly shared machine; treat differences under ~10%% as noise.", rounds, o.benchtime)
 	if o.json {
 		fmt.Fprintln(stderr, note)
 		enc := json.NewEncoder(stdout)

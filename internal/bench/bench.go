@@ -6,6 +6,7 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -144,16 +145,18 @@ func CallOverhead() (func(b *testing.B), error) {
 	}, nil
 }
 
+// coldSeq makes every ColdCompile graph new to the process, across
+// benchmark runs as well as iterations.
+var coldSeq atomic.Int64
+
 // ColdCompile measures tracing and compiling a fresh 6-op function: each
 // iteration uses a different constant so no compile cache can answer.
 func ColdCompile() func(b *testing.B) {
-	seq := 0
 	return func(tb *testing.B) {
 		a := gojit.FromFloat32(RandFloat32(1024, 1))
 		b := gojit.FromFloat32(RandFloat32(1024, 2))
 		for tb.Loop() {
-			seq++
-			k := float64(seq)
+			k := float64(coldSeq.Add(1))
 			f, err := gojit.Compile(func(x, y *gojit.Tensor) *gojit.Tensor {
 				return x.Add(y).Mul(x).Sub(gojit.Scalar(k)).Exp().Maximum(y).Sqrt()
 			})
