@@ -1,0 +1,34 @@
+// Package codegen lowers a fused plan (internal/passes) to LLVM IR text.
+// It is pure Go: the text goes to internal/llvm to be compiled, or to
+// golden files under testdata/ in tests, so the code generator is tested on
+// machines without LLVM.
+//
+// Each group of the plan becomes one internal function
+//
+//	void @ENTRY.gK(ptr noalias readonly %in..., ptr noalias %out, i64 %start, i64 %end)
+//
+// holding one loop nest whose outer loop runs over [%start, %end). Inside
+// it every fused value is computed at the current position by value, which
+// maps the position through layout ops (broadcast, transpose, slice,
+// reshape, concat are index arithmetic, never copies) and loads only
+// materialized values. Positions (index) carry coordinates and a linear
+// offset, each computed on demand, so a chain of same-shape elementwise ops
+// over a flat loop addresses every operand with the loop counter alone,
+// the form LLVM's loop vectorizer handles best. A reduction root adds inner
+// loops over the reduced axes with its accumulator in an entry-block
+// alloca; a matmul root computes one output row per outer iteration with
+// the k loop outside the j loop so the innermost loop streams rows.
+//
+// The module has two exported entry points: ENTRY(ptr %args), which runs
+// every group in order over its whole range, and ENTRY.range(ptr %args,
+// i64 %group, i64 %start, i64 %end), which runs one group over part of its
+// range so the runtime can split large loops across threads. The group
+// functions are noinline: inlining them into the entry lets LLVM 19's SLP
+// vectorizer miscompile fully unrolled small matmuls (see the regression
+// test TestSLPMiscompileBatchedMatMul in the root package).
+//
+// Semantics follow internal/interp/doc.go exactly: no fast-math flags, no
+// FMA contraction, integer division guarded so it never traps, saturating
+// float-to-integer casts, NaN-propagating maximum/minimum, and reductions
+// that accumulate in the interpreter's order.
+package codegen
