@@ -23,6 +23,8 @@ const (
 
 var reduceNames = [...]string{"sum", "mean", "prod", "max", "min", "argmax", "argmin"}
 
+// String returns the reduction's name: sum, mean, prod, max, min, argmax,
+// argmin.
 func (k ReduceKind) String() string {
 	if int(k) < len(reduceNames) {
 		return reduceNames[k]

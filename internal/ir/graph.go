@@ -51,6 +51,7 @@ type Error struct {
 	Msg string
 }
 
+// Error formats the problem as "pos: op: msg" (without pos when unknown).
 func (e *Error) Error() string {
 	if e.Pos != "" {
 		return fmt.Sprintf("%s: %s: %s", e.Pos, e.Op, e.Msg)
