@@ -46,7 +46,7 @@
 // and [4] is recorded with the operation's name and the file:line of the
 // user code that called it, and Call returns it:
 //
-//	main.go:12: add: shapes [[3] [4]] do not broadcast
+//	main.go:12: add: shapes [3] and [4] do not broadcast
 //
 // # Inspecting
 //

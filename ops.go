@@ -2,6 +2,7 @@ package gojit
 
 import (
 	"math"
+	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
 )
@@ -68,13 +69,13 @@ func broadcastAll(tr *tracer, op string, pcs [6]uintptr, ts ...*Tensor) (ir.Shap
 		}
 		s, ok := ir.BroadcastShapes(shape, t.Shape())
 		if !ok {
-			var shapes []ir.Shape
+			var shapes []string
 			for _, u := range ts {
 				if !u.weak {
-					shapes = append(shapes, u.Shape())
+					shapes = append(shapes, ir.Shape(u.Shape()).String())
 				}
 			}
-			tr.fail(op, pcs, "shapes %v do not broadcast", shapes)
+			tr.fail(op, pcs, "shapes %s do not broadcast", strings.Join(shapes, " and "))
 			return nil, false
 		}
 		shape = s

@@ -47,7 +47,7 @@ const poison = ir.Value(-1)
 
 // DType returns the tensor's element type (Float32 for a weak scalar).
 func (t *Tensor) DType() DType {
-	if t.tr == nil || t.v == poison {
+	if t == nil || t.tr == nil || t.v == poison {
 		return Float32
 	}
 	return DType(t.tr.g.Nodes[t.v].DType)
@@ -55,7 +55,7 @@ func (t *Tensor) DType() DType {
 
 // Shape returns the tensor's shape ([] for a scalar).
 func (t *Tensor) Shape() []int {
-	if t.tr == nil || t.v == poison {
+	if t == nil || t.tr == nil || t.v == poison {
 		return []int{}
 	}
 	return slices.Clone(t.tr.g.Nodes[t.v].Shape)
@@ -67,6 +67,8 @@ func (t *Tensor) Rank() int { return len(t.Shape()) }
 // String describes the tensor as it is traced, e.g. "Tensor(%3 f32[4,5])".
 func (t *Tensor) String() string {
 	switch {
+	case t == nil:
+		return "Tensor(nil)"
 	case t.weak:
 		return fmt.Sprintf("Scalar(%g)", t.val)
 	case t.v == poison:
