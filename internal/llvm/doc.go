@@ -53,8 +53,10 @@
 // such as unresolved external symbols surface only at lookup, which Load
 // performs immediately; the JIT reports the root cause (e.g. "Symbols not
 // found: [ foo ]") to a session-wide error reporter rather than to the
-// lookup, so Load captures it per thread and appends it to the error. A
-// failed Load leaves nothing behind in the JIT.
+// lookup, so Load captures it per thread and appends it to the error. When
+// several Loads run at once the report can come from another Load's
+// thread; the error then still names the kernel but not the root cause,
+// which goes to stderr. A failed Load leaves nothing behind in the JIT.
 //
 // Only kernel entry points should have external linkage, and no kernel
 // should reference another's symbols. ORC binds every reference to the
