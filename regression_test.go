@@ -419,3 +419,42 @@ func TestCallIntoAliasing(t *testing.T) {
 		}
 	}
 }
+
+// TestManyBuffers: a graph with more buffers than llvm.MaxDirect (16)
+// passes them through a pinned pointer array instead of C arguments.
+func TestManyBuffers(t *testing.T) {
+	// 12 inputs and 12 outputs: 24 slots.
+	g, err := gojit.Compile(func(a, b, c, d, e, f, g, h, i, j, k, l *gojit.Tensor) []*gojit.Tensor {
+		in := []*gojit.Tensor{a, b, c, d, e, f, g, h, i, j, k, l}
+		out := make([]*gojit.Tensor, len(in))
+		for n, x := range in {
+			out[n] = x.Mul(gojit.Scalar(float64(n + 1))).Add(in[(n+1)%len(in)])
+		}
+		return out
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 33
+	args := make([]any, 12)
+	data := make([][]float32, 12)
+	for n := range args {
+		data[n] = make([]float32, size)
+		for i := range data[n] {
+			data[n][i] = float32(n*size + i)
+		}
+		args[n] = gojit.FromFloat32(data[n])
+	}
+	outs, err := g.Call(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, o := range outs {
+		for i, v := range o.Float32() {
+			want := data[n][i]*float32(n+1) + data[(n+1)%12][i]
+			if v != want {
+				t.Fatalf("output %d[%d] = %v, want %v", n, i, v, want)
+			}
+		}
+	}
+}
