@@ -106,7 +106,7 @@ func TestDiffReduce(t *testing.T) {
 				}
 				t.Run(p.name, func(t *testing.T) {
 					prob := 0.15
-					if p.shape != nil && len(p.shape) == 2 && p.shape[0]*p.shape[1] > 100 {
+					if len(p.shape) == 2 && p.shape[0]*p.shape[1] > 100 {
 						prob = 0.01
 					}
 					checkDiff(t, reduceCases(dt, p.axes, p.keep), randArray(dt, uint64(400+pi), prob, p.shape...))

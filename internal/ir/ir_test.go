@@ -63,6 +63,7 @@ func TestInferErrors(t *testing.T) {
 		{"%0 = param 0 : f32[4]\n%1 = add %0, %7 : f32[4]", "not defined"},
 		{"%0 = param 0 : f32[4]\n%1 = add %0, %0 : f32[5]", "recorded type"},
 		{"%0 = param 0 : f32[4]\n%1 = frob %0 : f32[4]", "unknown op"},
+		{"%0 = param 0 : f32[4]\n%1 = reduce_sum %0 axes=0] : f32[]", "expected [..]"},
 	} {
 		_, err := Parse("graph {\n" + tc.text + "\nreturn %0\n}\n")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -62,7 +62,7 @@ func parseNode(g *Graph, line string) error {
 	}
 	lhs, rhs, ok := strings.Cut(line, "=")
 	if !ok {
-		return fmt.Errorf("expected %%N = op ...")
+		return fmt.Errorf("expected %%N = op")
 	}
 	id, err := parseRef(strings.TrimSpace(lhs))
 	if err != nil {
@@ -186,8 +186,9 @@ func parseType(s string) (DType, Shape, error) {
 }
 
 func parseInts(s string) ([]int, error) {
-	inner, ok := strings.CutPrefix(s, "[")
-	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+	inner, okL := strings.CutPrefix(s, "[")
+	inner, okR := strings.CutSuffix(inner, "]")
+	if !okL || !okR {
 		return nil, fmt.Errorf("expected [..], got %q", s)
 	}
 	xs := []int{}

@@ -2,7 +2,10 @@
 
 package llvm
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // This file is the pure-Go twin of llvm.go, used when cgo is off or the
 // nollvm tag is set. The API and its documented semantics are the same
@@ -20,19 +23,27 @@ func Version() string { return "" }
 // HostCPU returns empty strings because no LLVM library is linked.
 func HostCPU() (name, features string) { return "", "" }
 
-// Compile always returns ErrUnavailable in this build.
+// Compile returns ErrUnavailable in this build (after rejecting invalid
+// options, as the LLVM build does).
 func Compile(name, ir string, opt Options) (*Compiled, error) {
-	return nil, ErrUnavailable
+	return nil, unavailable(name, opt)
 }
 
-// OptimizedIR always returns ErrUnavailable in this build.
+// OptimizedIR returns ErrUnavailable in this build.
 func OptimizedIR(name, ir string, opt Options) (string, error) {
-	return "", ErrUnavailable
+	return "", unavailable(name, opt)
 }
 
-// Assembly always returns ErrUnavailable in this build.
+// Assembly returns ErrUnavailable in this build.
 func Assembly(name, ir string, opt Options) (string, error) {
-	return "", ErrUnavailable
+	return "", unavailable(name, opt)
+}
+
+func unavailable(name string, opt Options) error {
+	if err := opt.validate(); err != nil {
+		return fmt.Errorf("llvm: compile %q: %w", name, err)
+	}
+	return ErrUnavailable
 }
 
 // Kernel is loaded native code. No Kernel can be obtained in this build.

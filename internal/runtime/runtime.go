@@ -3,7 +3,6 @@ package runtime
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -405,7 +404,3 @@ func ReadStats() Stats {
 		CompileTime: time.Duration(stats.compileNanos.Load()),
 	}
 }
-
-// ErrNoLLVM reports that compiled execution was requested from a build
-// without LLVM.
-var ErrNoLLVM = errors.New("gojit: built without LLVM (cgo disabled or nollvm tag)")
