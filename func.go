@@ -47,11 +47,12 @@ type outKind struct {
 
 // entry is one traced and compiled signature.
 type entry struct {
-	specs []argSpec
-	exe   *runtime.Executable
-	outs  []outSpec
-	ready chan struct{}
-	err   error
+	specs  []argSpec
+	traced *ir.Graph // as recorded, before compaction: for Lower
+	exe    *runtime.Executable
+	outs   []outSpec
+	ready  chan struct{}
+	err    error
 }
 
 type argSpec struct {
@@ -346,7 +347,7 @@ func (f *Func) build(e *entry, args []any) error {
 	if err != nil {
 		return fmt.Errorf("gojit: %s: compile: %w", f.name, err)
 	}
-	e.exe = exe
+	e.traced, e.exe = g, exe
 	for _, v := range exe.Graph.Outputs {
 		n := exe.Graph.Node(v)
 		e.outs = append(e.outs, outSpec{dtype: DType(n.DType), shape: append([]int{}, n.Shape...)})

@@ -1,12 +1,10 @@
 package gojit
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/gojit/gojit/internal/ir"
 	"github.com/gojit/gojit/internal/llvm"
-	"github.com/gojit/gojit/internal/runtime"
 )
 
 // Lowered shows what Compile makes of one signature at every stage, for
@@ -24,37 +22,30 @@ type Lowered struct {
 	Optimized string
 	// Assembly is the host machine code.
 	Assembly string
-	// CompileTime is how long generating, compiling and loading took.
+	// CompileTime is how long generating, compiling and loading took when
+	// the kernel was built (it may have been built by an earlier Call).
 	CompileTime time.Duration
 }
 
-// Lower traces and compiles the function for args' signature and returns
-// every stage's text. LLVM, Optimized and Assembly are empty for an
-// interpreted function.
+// Lower returns every stage's text for args' signature, tracing and
+// compiling it first if no Call has (the result is cached as for Call).
+// LLVM, Optimized and Assembly are empty for an interpreted function.
 func (f *Func) Lower(args ...any) (*Lowered, error) {
-	if len(args) != len(f.params) {
-		return nil, fmt.Errorf("gojit: %s: %w: got %d arguments, want %d", f.name, ErrArgs, len(args), len(f.params))
-	}
-	if _, _, err := f.signature(args); err != nil {
-		return nil, err
-	}
-	g, err := f.trace(args)
+	e, err := f.lookup(args)
 	if err != nil {
 		return nil, err
 	}
-	l := &Lowered{Traced: ir.Print(g, true)}
-	opt := runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel}
-	exe, err := runtime.Build(g, opt)
-	if err != nil {
-		return nil, fmt.Errorf("gojit: %s: compile: %w", f.name, err)
+	exe := e.exe
+	l := &Lowered{
+		Traced: ir.Print(e.traced, true),
+		Fused:  ir.Print(exe.Graph, true) + "\n" + exe.Plan.String(),
 	}
-	l.Fused = ir.Print(exe.Graph, true) + "\n" + exe.Plan.String()
 	if exe.Module == nil {
 		return l, nil
 	}
 	l.LLVM = exe.Module.Text
 	l.CompileTime = exe.CompileTime
-	lo := llvm.Options{OptLevel: opt.OptLevel}
+	lo := llvm.Options{OptLevel: f.cfg.optLevel}
 	if l.Optimized, err = llvm.OptimizedIR(exe.Module.Entry+".ll", l.LLVM, lo); err != nil {
 		return nil, err
 	}
