@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	goruntime "runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -96,7 +97,7 @@ func Compile(fn any, opts ...Option) (*Func, error) {
 	if t.IsVariadic() {
 		return nil, fmt.Errorf("gojit: Compile: variadic functions are not supported (%s)", t)
 	}
-	f := &Func{fn: v, name: t.String(), cfg: defaultConfig(), entries: map[string]*entry{}}
+	f := &Func{fn: v, name: funcName(v), cfg: defaultConfig(), entries: map[string]*entry{}}
 	for _, o := range opts {
 		o(&f.cfg)
 	}
@@ -123,6 +124,21 @@ func Compile(fn any, opts ...Option) (*Func, error) {
 		return nil, fmt.Errorf("gojit: Compile: %s returns no tensors", t)
 	}
 	return f, nil
+}
+
+// funcName names fn in messages: its package-qualified name, such as
+// "bench.Chain5" or "main.main.func1", or its type if Go has no name for it.
+func funcName(fn reflect.Value) string {
+	if rf := goruntime.FuncForPC(fn.Pointer()); rf != nil {
+		name := rf.Name()
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		if name != "" {
+			return name
+		}
+	}
+	return fn.Type().String()
 }
 
 // Call runs the function: args are *Array values for the Tensor parameters

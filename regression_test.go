@@ -458,3 +458,18 @@ func TestManyBuffers(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsNameTheFunction: messages name the traced function, not just
+// its type.
+func TestErrorsNameTheFunction(t *testing.T) {
+	f, err := gojit.Compile(addTwo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Call(gojit.New(gojit.Float32, 3), gojit.New(gojit.Float32, 4))
+	if err == nil || !strings.Contains(err.Error(), "gojit_test.addTwo") {
+		t.Errorf("error %v does not name gojit_test.addTwo", err)
+	}
+}
+
+func addTwo(a, b *gojit.Tensor) *gojit.Tensor { return a.Add(b) }
