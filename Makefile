@@ -12,7 +12,7 @@ FUZZTIME ?= 4000x
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test test-short bench fuzz clean
+.PHONY: deps demo test bench fuzz clean
 
 deps:
 	@command -v $(GO) >/dev/null || { echo "Go 1.26 is required (expected at /usr/local/go)"; exit 1; }
