@@ -28,6 +28,7 @@ import (
 	"testing"
 
 	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/internal/ir"
 )
 
 // fuzzShapes are the parameter shapes; the last is large enough (2**16
@@ -128,27 +129,11 @@ func (b *fuzzBuilder) push(v fuzzVal) {
 	b.log = append(b.log, line)
 }
 
+// broadcastShape picks operands that broadcast together; the IR's own
+// rule serves, since the interpreter, not this helper, is the oracle.
 func broadcastShape(a, b []int) ([]int, bool) {
-	n := max(len(a), len(b))
-	out := make([]int, n)
-	for i := range n {
-		da, db := 1, 1
-		if k := len(a) - n + i; k >= 0 {
-			da = a[k]
-		}
-		if k := len(b) - n + i; k >= 0 {
-			db = b[k]
-		}
-		switch {
-		case da == db, db == 1:
-			out[i] = da
-		case da == 1:
-			out[i] = db
-		default:
-			return nil, false
-		}
-	}
-	return out, true
+	s, ok := ir.BroadcastShapes(a, b)
+	return []int(s), ok
 }
 
 // partner returns a value whose shape broadcasts with shape, starting the
