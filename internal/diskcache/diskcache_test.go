@@ -1,0 +1,265 @@
+package diskcache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+func key(s string) [32]byte { return sha256.Sum256([]byte(s)) }
+
+func entry(s string, size int) *Entry {
+	obj := bytes.Repeat([]byte(s), size/len(s)+1)[:size]
+	return &Entry{Key: key(s), Meta: Meta{Version: "v1", Name: s, Symbol: "sym_" + s}, Object: obj}
+}
+
+func open(t *testing.T, max int64) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "cache"), max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestRoundTrip(t *testing.T) {
+	s := open(t, 0)
+	fi, err := os.Stat(s.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		t.Errorf("directory mode %v, want 0700", fi.Mode().Perm())
+	}
+	if _, err := s.Get(key("a")); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Get on empty store: %v, want ErrNotFound", err)
+	}
+	want := entry("a", 1000)
+	want.Meta.Created = time.Unix(1700000000, 0).UTC()
+	if err := s.Put(want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(want.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Key != want.Key || got.Meta != want.Meta || !bytes.Equal(got.Object, want.Object) {
+		t.Errorf("Get = %+v, want %+v", got.Meta, want.Meta)
+	}
+	fi, err = os.Stat(s.path(want.Key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("entry mode %v, want 0600", fi.Mode().Perm())
+	}
+	n, b, err := s.Usage()
+	if err != nil || n != 1 || b != fi.Size() {
+		t.Errorf("Usage = %d, %d, %v; want 1, %d", n, b, err, fi.Size())
+	}
+}
+
+// TestCorruptEntries damages a valid file in every way a crash, a full disk
+// or another program could, and checks that Get refuses each one.
+func TestCorruptEntries(t *testing.T) {
+	s := open(t, 0)
+	e := entry("x", 300)
+	good, err := encode(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(i int) []byte {
+		b := bytes.Clone(good)
+		b[i] ^= 0x40
+		return b
+	}
+	other, _ := encode(entry("y", 300))
+	cases := map[string][]byte{
+		"empty":              {},
+		"header only":        good[:headerSize],
+		"truncated":          good[:len(good)-1],
+		"truncated object":   good[:len(good)/2],
+		"bad magic":          flip(0),
+		"future format":      flip(8),
+		"flipped key":        flip(20),
+		"flipped meta":       flip(headerSize + 2),
+		"flipped object":     flip(len(good) - sha256.Size - 5),
+		"flipped checksum":   flip(len(good) - 1),
+		"appended garbage":   append(bytes.Clone(good), 1, 2, 3),
+		"another key's file": other,
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(s.path(e.Key), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Get(e.Key)
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Get = %v, %v; want an ErrCorrupt error", got, err)
+			}
+		})
+	}
+	// A valid rewrite replaces the corrupt entry.
+	if err := s.Put(e); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(e.Key); err != nil {
+		t.Fatalf("after rewrite: %v", err)
+	}
+}
+
+func TestInsecureDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, 0); !errors.Is(err, ErrInsecure) {
+		t.Fatalf("Open(world-writable dir) = %v, want ErrInsecure", err)
+	}
+	if err := os.Chmod(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, 0); err != nil {
+		t.Fatalf("Open(0750 dir) = %v, want success (group may read, not write)", err)
+	}
+	// Another owner: pretend to be a different user.
+	defer func(f func() int) { getuid = f }(getuid)
+	me := getuid()
+	getuid = func() int { return me + 1 }
+	if _, err := Open(dir, 0); !errors.Is(err, ErrInsecure) {
+		t.Fatalf("Open(dir of another user) = %v, want ErrInsecure", err)
+	}
+}
+
+func TestInsecureEntry(t *testing.T) {
+	s := open(t, 0)
+	e := entry("w", 100)
+	if err := s.Put(e); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(s.path(e.Key), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(e.Key); !errors.Is(err, ErrInsecure) {
+		t.Fatalf("Get(world-writable entry) = %v, want ErrInsecure", err)
+	}
+	if err := os.Chmod(s.path(e.Key), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	defer func(f func() int) { getuid = f }(getuid)
+	me := getuid()
+	getuid = func() int { return me + 1 }
+	if _, err := s.Get(e.Key); !errors.Is(err, ErrInsecure) {
+		t.Fatalf("Get(entry of another user) = %v, want ErrInsecure", err)
+	}
+}
+
+func TestEvictionKeepsRecentlyUsed(t *testing.T) {
+	s := open(t, 0)
+	var size int64
+	for i := range 5 {
+		e := entry(fmt.Sprint("k", i), 1000)
+		if err := s.Put(e); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(s.path(e.Key))
+		size = fi.Size()
+		// Distinct, increasing modification times.
+		old := time.Now().Add(time.Duration(i-10) * time.Minute)
+		os.Chtimes(s.path(e.Key), old, old)
+	}
+	// Reading k0 makes it the most recently used.
+	if _, err := s.Get(key("k0")); err != nil {
+		t.Fatal(err)
+	}
+	s.maxBytes = 3 * size
+	if err := s.Put(entry("k5", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, false, false, false, true, true} {
+		_, err := s.Get(key(fmt.Sprint("k", i)))
+		if have := err == nil; have != want {
+			t.Errorf("k%d present = %v, want %v (err %v)", i, have, want, err)
+		}
+	}
+	n, b, _ := s.Usage()
+	if b > s.maxBytes || n != 3 {
+		t.Errorf("after eviction: %d entries, %d bytes; want 3 entries within %d", n, b, s.maxBytes)
+	}
+}
+
+func TestListAndClear(t *testing.T) {
+	s := open(t, 0)
+	for _, k := range []string{"a", "b"} {
+		if err := s.Put(entry(k, 64)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(s.path(key("bad")), []byte("junk"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	infos, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	bad := 0
+	for _, in := range infos {
+		if in.Err != nil {
+			bad++
+			continue
+		}
+		names[in.Meta.Name] = true
+	}
+	if len(infos) != 3 || bad != 1 || !names["a"] || !names["b"] {
+		t.Errorf("List = %+v; want a, b and one corrupt entry", infos)
+	}
+	n, err := s.Clear()
+	if err != nil || n != 3 {
+		t.Errorf("Clear = %d, %v; want 3", n, err)
+	}
+	if n, _, _ := s.Usage(); n != 0 {
+		t.Errorf("%d entries after Clear", n)
+	}
+}
+
+// TestConcurrentWriters has several goroutines write and read the same and
+// different keys at once: readers must see a whole entry or none.
+func TestConcurrentWriters(t *testing.T) {
+	s := open(t, 0)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				e := entry(fmt.Sprint("k", i%5), 2000+w)
+				if err := s.Put(e); err != nil {
+					t.Error(err)
+					return
+				}
+				got, err := s.Get(e.Key)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got.Meta.Name != e.Meta.Name {
+					t.Errorf("read %q for key %q", got.Meta.Name, e.Meta.Name)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n, _, _ := s.Usage(); n != 5 {
+		t.Errorf("%d entries, want 5 (temporary files left behind?)", n)
+	}
+}
