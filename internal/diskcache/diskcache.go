@@ -59,10 +59,10 @@ var (
 	// ErrNotFound reports that the store holds no entry for a key.
 	ErrNotFound = errors.New("diskcache: no entry")
 	// ErrCorrupt is wrapped by errors about entries that fail validation.
-	ErrCorrupt = errors.New("diskcache: corrupt entry")
+	ErrCorrupt = errors.New("corrupt entry")
 	// ErrInsecure is wrapped by errors about a directory or entry that
 	// another user could have written.
-	ErrInsecure = errors.New("diskcache: insecure permissions")
+	ErrInsecure = errors.New("insecure permissions")
 )
 
 // Meta describes an entry. It is stored with the object and checked when

@@ -3,6 +3,7 @@ package runtime
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/gojit/gojit/internal/codegen"
+	"github.com/gojit/gojit/internal/diskcache"
 	"github.com/gojit/gojit/internal/interp"
 	"github.com/gojit/gojit/internal/ir"
 	"github.com/gojit/gojit/internal/llvm"
@@ -28,6 +30,9 @@ type Options struct {
 	Interpret bool
 	// OptLevel is LLVM's optimization level, 0..3.
 	OptLevel int
+	// Name labels the kernel in logs and disk cache listings, such as
+	// the traced function's name. It is not part of the signature.
+	Name string
 }
 
 // Executable runs one graph: compiled native code, or the interpreter.
@@ -41,6 +46,12 @@ type Executable struct {
 	// the executable was built (zero when interpreted). Executables found
 	// in the compile cache are shared, so it reports the original build.
 	CompileTime time.Duration
+	// FromDisk reports that the kernel was loaded from the disk cache
+	// instead of compiled; CompileTime is then the time it took to load.
+	FromDisk bool
+	// Bytes is the size of the kernel's object code (zero when
+	// interpreted); the cache's byte limit counts it.
+	Bytes int
 
 	kernel    *llvm.Kernel
 	rangeAddr uintptr  // the module's RangeEntry
@@ -49,6 +60,10 @@ type Executable struct {
 	copies    []outCopy
 	tempBytes []int
 	frames    sync.Pool
+
+	// Eviction state; see acquire.
+	inflight       atomic.Int64
+	retired, freed atomic.Bool
 }
 
 type sourceKind uint8
@@ -84,11 +99,16 @@ func (e *Executable) Interpreted() bool { return e.kernel == nil }
 // Run executes the graph. ins[i] points to the data of parameter i and
 // outs[j] to the buffer of output j, each holding exactly as many elements
 // as the graph says. No output may overlap an input or another output; the
-// caller guarantees it (the kernels are compiled with noalias).
+// caller guarantees it (the kernels are compiled with noalias). Run fails
+// with ErrEvicted if the cache has evicted e's kernel.
 func (e *Executable) Run(ins, outs []unsafe.Pointer) error {
 	if e.kernel == nil {
 		return e.interpret(ins, outs)
 	}
+	if !e.acquire() {
+		return ErrEvicted
+	}
+	defer e.release()
 	if len(e.slots) > 0 {
 		fr := e.frames.Get().(*frame)
 		if e.parallel && pool().Threads() > 1 {
@@ -239,8 +259,9 @@ func Typed(dt ir.DType, p unsafe.Pointer, n int) any {
 
 // Build verifies g, fuses it and compiles it (or prepares it for the
 // interpreter). Identical graphs built with identical options share one
-// compiled kernel for the life of the process; concurrent builds of the
-// same graph compile once.
+// compiled kernel while it stays in the cache; concurrent builds of the
+// same graph compile once. With a disk cache configured, a kernel compiled
+// by an earlier process is loaded instead of compiled.
 func Build(g *ir.Graph, opt Options) (*Executable, error) {
 	if err := ir.Verify(g); err != nil {
 		return nil, err
@@ -251,8 +272,8 @@ func Build(g *ir.Graph, opt Options) (*Executable, error) {
 		return &Executable{Graph: cg, Plan: plan}, nil
 	}
 	sig := Signature(cg, opt)
-	return kernels.get(sig, func() (*Executable, error) {
-		return compile(cg, plan, sig, opt)
+	return kernels.get(sig, func(disk *diskcache.Store) (*Executable, error) {
+		return compile(cg, plan, sig, opt, disk)
 	})
 }
 
@@ -272,21 +293,86 @@ func Signature(g *ir.Graph, opt Options) [32]byte {
 // SymbolName is the entry symbol of the kernel with signature sig.
 func SymbolName(sig [32]byte) string { return "gojit_" + hex.EncodeToString(sig[:8]) }
 
-func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options) (*Executable, error) {
+// compile generates the module for g and loads its object from disk when
+// a valid entry exists, or compiles it with LLVM and stores the object.
+func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options, disk *diskcache.Store) (*Executable, error) {
 	start := time.Now()
 	mod, err := codegen.Generate(plan, SymbolName(sig))
 	if err != nil {
 		return nil, err
 	}
+	modHash := sha256.Sum256([]byte(mod.Text))
+	if disk != nil {
+		if e := loadFromDisk(g, plan, mod, sig, modHash, disk, opt); e != nil {
+			e.CompileTime = time.Since(start)
+			stats.loadNanos.Add(int64(e.CompileTime))
+			return e, nil
+		}
+	}
 	obj, err := llvm.Compile(mod.Entry+".ll", mod.Text, llvm.Options{OptLevel: opt.OptLevel})
 	if err != nil {
 		return nil, err
 	}
-	k, err := llvm.Load(obj.Object, mod.Entry)
+	e, err := newExecutable(g, plan, mod, sig, obj.Object)
 	if err != nil {
 		return nil, err
 	}
-	e := &Executable{Graph: g, Plan: plan, Module: mod, Signature: sig, kernel: k}
+	e.CompileTime = time.Since(start)
+	recordCompile(e.CompileTime)
+	if disk != nil {
+		err := disk.Put(&diskcache.Entry{Key: sig, Object: obj.Object, Meta: diskcache.Meta{
+			Version: Version, Name: opt.Name, Symbol: mod.Entry,
+			ModuleHash: hex.EncodeToString(modHash[:]), Created: time.Now().UTC(),
+		}})
+		if err != nil {
+			stats.diskErrors.Add(1)
+			kernels.logger().Warn("gojit: cannot write the disk cache", "func", opt.Name, "err", err)
+		} else {
+			stats.diskWrites.Add(1)
+		}
+	}
+	return e, nil
+}
+
+// loadFromDisk returns the executable for a valid disk entry, or nil. An
+// entry whose module hash differs was compiled by another code generator
+// (a forgotten Version bump must not run stale code): it is not loaded,
+// and the caller compiles and overwrites it.
+func loadFromDisk(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig, modHash [32]byte, disk *diskcache.Store, opt Options) *Executable {
+	ent, err := disk.Get(sig)
+	if errors.Is(err, diskcache.ErrNotFound) {
+		return nil
+	}
+	log := kernels.logger()
+	if err != nil {
+		stats.diskErrors.Add(1)
+		log.Warn("gojit: ignoring a disk cache entry", "func", opt.Name, "err", err)
+		return nil
+	}
+	if ent.Meta.Version != Version || ent.Meta.Symbol != mod.Entry || ent.Meta.ModuleHash != hex.EncodeToString(modHash[:]) {
+		stats.diskStale.Add(1)
+		log.Debug("gojit: disk cache entry from another code generator; recompiling", "func", opt.Name,
+			"version", ent.Meta.Version, "symbol", ent.Meta.Symbol)
+		return nil
+	}
+	e, err := newExecutable(g, plan, mod, sig, ent.Object)
+	if err != nil {
+		stats.diskErrors.Add(1)
+		log.Warn("gojit: cannot load a disk cache entry; recompiling", "func", opt.Name, "err", err)
+		return nil
+	}
+	e.FromDisk = true
+	stats.diskHits.Add(1)
+	return e
+}
+
+// newExecutable loads obj, the compiled mod, and prepares its call frames.
+func newExecutable(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig [32]byte, obj []byte) (*Executable, error) {
+	k, err := llvm.Load(obj, mod.Entry)
+	if err != nil {
+		return nil, err
+	}
+	e := &Executable{Graph: g, Plan: plan, Module: mod, Signature: sig, kernel: k, Bytes: len(obj)}
 	if e.rangeAddr, err = k.Lookup(mod.RangeEntry); err != nil {
 		k.Free()
 		return nil, err
@@ -295,9 +381,8 @@ func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options) (*Execut
 		e.parallel = e.parallel || gr.Work >= ParallelWork
 	}
 	e.layout()
-	e.CompileTime = time.Since(start)
-	stats.compiles.Add(1)
-	stats.compileNanos.Add(int64(e.CompileTime))
+	stats.live.Add(1)
+	stats.bytes.Add(int64(e.Bytes))
 	return e, nil
 }
 
@@ -344,63 +429,5 @@ func (e *Executable) layout() {
 			fr.temps[i] = make([]uint64, (b+7)/8)
 		}
 		return fr
-	}
-}
-
-// kernelCache holds every compiled executable by signature.
-type kernelCache struct {
-	mu sync.Mutex
-	m  map[[32]byte]*pending
-}
-
-type pending struct {
-	done chan struct{}
-	exe  *Executable
-	err  error
-}
-
-var kernels = &kernelCache{m: map[[32]byte]*pending{}}
-
-func (c *kernelCache) get(sig [32]byte, build func() (*Executable, error)) (*Executable, error) {
-	c.mu.Lock()
-	if p, ok := c.m[sig]; ok {
-		c.mu.Unlock()
-		<-p.done
-		stats.hits.Add(1)
-		return p.exe, p.err
-	}
-	p := &pending{done: make(chan struct{})}
-	c.m[sig] = p
-	c.mu.Unlock()
-	stats.misses.Add(1)
-	p.exe, p.err = build()
-	if p.err != nil {
-		// Do not cache failures: the next caller gets a fresh attempt
-		// and the same error.
-		c.mu.Lock()
-		delete(c.m, sig)
-		c.mu.Unlock()
-	}
-	close(p.done)
-	return p.exe, p.err
-}
-
-var stats struct {
-	hits, misses, compiles, compileNanos atomic.Int64
-}
-
-// Stats are process-wide compile cache counters.
-type Stats struct {
-	Hits, Misses, Compiles int64
-	CompileTime            time.Duration
-}
-
-// ReadStats returns the process-wide counters.
-func ReadStats() Stats {
-	return Stats{
-		Hits:        stats.hits.Load(),
-		Misses:      stats.misses.Load(),
-		Compiles:    stats.compiles.Load(),
-		CompileTime: time.Duration(stats.compileNanos.Load()),
 	}
 }

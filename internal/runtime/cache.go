@@ -1,0 +1,323 @@
+package runtime
+
+import (
+	"container/list"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gojit/gojit/internal/diskcache"
+)
+
+// Default limits of the in-memory and on-disk caches.
+const (
+	DefaultMaxEntries   = 1000
+	DefaultMaxBytes     = 256 << 20
+	DefaultDiskMaxBytes = 1 << 30
+)
+
+// Config sets the compile cache's limits and its disk store.
+type Config struct {
+	// MaxEntries bounds the number of compiled kernels kept in memory;
+	// the least recently built or looked up is evicted first and its
+	// code freed. Zero means DefaultMaxEntries.
+	MaxEntries int
+	// MaxBytes bounds the total size of their objects. Zero means
+	// DefaultMaxBytes.
+	MaxBytes int64
+	// DiskDir is the disk cache's directory; empty disables it.
+	DiskDir string
+	// DiskMaxBytes caps the disk cache's size. Zero means
+	// DefaultDiskMaxBytes.
+	DiskMaxBytes int64
+	// Logger receives cache events (debug) and disk problems (warnings).
+	// Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// ErrEvicted is returned by Run on an executable whose kernel the cache has
+// evicted and freed. Build returns a live one for the same graph, loading it
+// from disk or compiling it again.
+var ErrEvicted = errors.New("runtime: kernel was evicted from the compile cache")
+
+// cache holds compiled executables by signature, least recently used
+// first out. Entries being built are in m but not yet in lru.
+type cache struct {
+	mu    sync.Mutex
+	cfg   Config
+	disk  *diskcache.Store
+	m     map[[32]byte]*cacheEntry
+	lru   list.List // of *cacheEntry, most recent at the front
+	bytes int64
+}
+
+type cacheEntry struct {
+	sig  [32]byte
+	done chan struct{}
+	exe  *Executable
+	err  error
+	elem *list.Element
+}
+
+var kernels = &cache{m: map[[32]byte]*cacheEntry{}}
+
+// Configure replaces the cache configuration. Lower limits evict at once.
+// If the disk directory cannot be used (for example, it is writable by
+// others), Configure keeps the in-memory cache, disables the disk cache and
+// returns the reason.
+func Configure(c Config) error {
+	if c.MaxEntries <= 0 {
+		c.MaxEntries = DefaultMaxEntries
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.DiskMaxBytes <= 0 {
+		c.DiskMaxBytes = DefaultDiskMaxBytes
+	}
+	var disk *diskcache.Store
+	var err error
+	if c.DiskDir != "" {
+		disk, err = diskcache.Open(c.DiskDir, c.DiskMaxBytes)
+		if err != nil {
+			c.DiskDir = ""
+		}
+	}
+	k := kernels
+	k.mu.Lock()
+	k.cfg, k.disk = c, disk
+	evicted := k.trimLocked(nil)
+	k.mu.Unlock()
+	retire(evicted)
+	return err
+}
+
+// CurrentConfig returns the configuration in effect, with defaults filled
+// in. DiskDir is empty when the disk cache is off.
+func CurrentConfig() Config {
+	k := kernels
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.configLocked()
+}
+
+func (k *cache) configLocked() Config {
+	c := k.cfg
+	if c.MaxEntries <= 0 {
+		c.MaxEntries = DefaultMaxEntries
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.DiskMaxBytes <= 0 {
+		c.DiskMaxBytes = DefaultDiskMaxBytes
+	}
+	return c
+}
+
+// Disk returns the disk store in use, or nil.
+func Disk() *diskcache.Store {
+	k := kernels
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.disk
+}
+
+func (k *cache) logger() *slog.Logger {
+	k.mu.Lock()
+	l := k.cfg.Logger
+	k.mu.Unlock()
+	if l == nil {
+		l = slog.Default()
+	}
+	return l
+}
+
+// get returns the executable for sig, calling build once for all
+// concurrent callers of a signature not yet cached. Failures are not
+// cached: the next caller tries again.
+func (k *cache) get(sig [32]byte, build func(*diskcache.Store) (*Executable, error)) (*Executable, error) {
+	k.mu.Lock()
+	if ce, ok := k.m[sig]; ok {
+		if ce.elem != nil {
+			k.lru.MoveToFront(ce.elem)
+		}
+		k.mu.Unlock()
+		<-ce.done
+		stats.hits.Add(1)
+		return ce.exe, ce.err
+	}
+	ce := &cacheEntry{sig: sig, done: make(chan struct{})}
+	k.m[sig] = ce
+	disk := k.disk
+	k.mu.Unlock()
+	stats.misses.Add(1)
+
+	ce.exe, ce.err = build(disk)
+	k.mu.Lock()
+	var evicted []*Executable
+	if ce.err != nil {
+		delete(k.m, sig)
+	} else if ce.exe.kernel != nil {
+		ce.elem = k.lru.PushFront(ce)
+		k.bytes += int64(ce.exe.Bytes)
+		evicted = k.trimLocked(ce)
+	}
+	k.mu.Unlock()
+	close(ce.done)
+	retire(evicted)
+	return ce.exe, ce.err
+}
+
+// trimLocked evicts least recently used entries, never keep, until the
+// cache is within its limits, and returns their executables for retiring
+// outside the lock.
+func (k *cache) trimLocked(keep *cacheEntry) []*Executable {
+	c := k.configLocked()
+	var out []*Executable
+	for k.lru.Len() > 0 && (k.lru.Len() > c.MaxEntries || k.bytes > c.MaxBytes) {
+		ce := k.lru.Back().Value.(*cacheEntry)
+		if ce == keep {
+			if k.lru.Len() == 1 {
+				break // a single kernel larger than MaxBytes stays
+			}
+			k.lru.MoveToFront(ce.elem)
+			continue
+		}
+		k.lru.Remove(ce.elem)
+		delete(k.m, ce.sig)
+		k.bytes -= int64(ce.exe.Bytes)
+		out = append(out, ce.exe)
+	}
+	return out
+}
+
+func retire(exes []*Executable) {
+	for _, e := range exes {
+		stats.evictions.Add(1)
+		e.retire()
+	}
+}
+
+// Purge evicts every compiled kernel from memory (the disk cache is
+// untouched) and returns how many it evicted. Executables in use stay valid
+// until their running calls return.
+func Purge() int {
+	k := kernels
+	k.mu.Lock()
+	var out []*Executable
+	for e := k.lru.Front(); e != nil; e = e.Next() {
+		ce := e.Value.(*cacheEntry)
+		delete(k.m, ce.sig)
+		out = append(out, ce.exe)
+	}
+	k.lru.Init()
+	k.bytes = 0
+	k.mu.Unlock()
+	retire(out)
+	return len(out)
+}
+
+// acquire registers a call into e's kernel; it fails once e is retired.
+// Together with release and retire it frees the kernel exactly once, after
+// the last running call: a caller increments inflight before it checks
+// retired, and retire sets retired before it checks inflight, so one of the
+// two always sees the other.
+func (e *Executable) acquire() bool {
+	e.inflight.Add(1)
+	if e.retired.Load() {
+		e.release()
+		return false
+	}
+	return true
+}
+
+func (e *Executable) release() {
+	if e.inflight.Add(-1) == 0 && e.retired.Load() {
+		e.free()
+	}
+}
+
+// retire marks e evicted: new calls fail with ErrEvicted, and the kernel is
+// freed when no call is running.
+func (e *Executable) retire() {
+	e.retired.Store(true)
+	if e.inflight.Load() == 0 {
+		e.free()
+	}
+}
+
+func (e *Executable) free() {
+	if e.freed.CompareAndSwap(false, true) {
+		if err := e.kernel.Free(); err != nil {
+			kernels.logger().Warn("gojit: freeing an evicted kernel", "symbol", e.Module.Entry, "err", err)
+		}
+		stats.bytes.Add(-int64(e.Bytes))
+		stats.live.Add(-1)
+	}
+}
+
+// Evicted reports whether the cache has evicted e; Run then fails with
+// ErrEvicted.
+func (e *Executable) Evicted() bool { return e.retired.Load() }
+
+var stats struct {
+	hits, misses, compiles, compileNanos, maxCompileNanos  atomic.Int64
+	diskHits, diskWrites, diskErrors, diskStale, loadNanos atomic.Int64
+	evictions, bytes, live                                 atomic.Int64
+}
+
+// Stats are process-wide compile cache counters.
+type Stats struct {
+	Hits, Misses   int64         // in-memory lookups by signature
+	Compiles       int64         // kernels compiled by LLVM
+	CompileTime    time.Duration // total time spent compiling
+	MaxCompileTime time.Duration // the slowest compile
+	DiskHits       int64         // kernels loaded from the disk cache
+	DiskLoadTime   time.Duration // total time spent loading them
+	DiskWrites     int64         // kernels written to the disk cache
+	DiskErrors     int64         // unreadable, corrupt or insecure entries, failed writes
+	DiskStale      int64         // valid entries from another code generator, replaced
+	Evictions      int64         // kernels evicted from memory and freed
+	Kernels        int64         // kernels currently loaded
+	Bytes          int64         // their object bytes
+}
+
+// ReadStats returns the process-wide counters.
+func ReadStats() Stats {
+	return Stats{
+		Hits:           stats.hits.Load(),
+		Misses:         stats.misses.Load(),
+		Compiles:       stats.compiles.Load(),
+		CompileTime:    time.Duration(stats.compileNanos.Load()),
+		MaxCompileTime: time.Duration(stats.maxCompileNanos.Load()),
+		DiskHits:       stats.diskHits.Load(),
+		DiskLoadTime:   time.Duration(stats.loadNanos.Load()),
+		DiskWrites:     stats.diskWrites.Load(),
+		DiskErrors:     stats.diskErrors.Load(),
+		DiskStale:      stats.diskStale.Load(),
+		Evictions:      stats.evictions.Load(),
+		Kernels:        stats.live.Load(),
+		Bytes:          stats.bytes.Load(),
+	}
+}
+
+func recordCompile(d time.Duration) {
+	stats.compiles.Add(1)
+	stats.compileNanos.Add(int64(d))
+	for {
+		m := stats.maxCompileNanos.Load()
+		if int64(d) <= m || stats.maxCompileNanos.CompareAndSwap(m, int64(d)) {
+			return
+		}
+	}
+}
+
+func (s Stats) String() string {
+	return fmt.Sprintf("hits %d, misses %d, compiles %d (%v, max %v), disk hits %d, disk writes %d, disk errors %d, evictions %d, %d kernels in %d bytes",
+		s.Hits, s.Misses, s.Compiles, s.CompileTime.Round(time.Microsecond), s.MaxCompileTime.Round(time.Microsecond),
+		s.DiskHits, s.DiskWrites, s.DiskErrors, s.Evictions, s.Kernels, s.Bytes)
+}
