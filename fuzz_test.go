@@ -18,7 +18,10 @@ package gojit_test
 // through Neg, Abs, Relu and layout ops, which do not widen a difference in
 // ulps; any other op on such a value can amplify a one-ulp difference (a
 // subtraction that cancels, a floor, a comparison), so results computed
-// from it are only compared by dtype and shape.
+// from it are only compared by dtype and shape. A float Sum or Mean of
+// exact values is compared with the bound of sumBound (the compiled code
+// reassociates float sums); anything computed from it only by dtype and
+// shape.
 
 import (
 	"fmt"
@@ -64,9 +67,12 @@ type fuzzVal struct {
 	t     *gojit.Tensor
 	tol   uint64 // ulps allowed
 	chaos bool   // only dtype and shape are compared
+	// bound is the per-element tolerance of a float sum or mean of exact
+	// values (sumBound in diff_test.go), returned as an extra result.
+	bound *gojit.Tensor
 }
 
-func (v fuzzVal) exact() bool { return v.tol == 0 && !v.chaos }
+func (v fuzzVal) exact() bool { return v.tol == 0 && !v.chaos && v.bound == nil }
 
 // derived returns the precision of a value computed from vs by an op that
 // does not round (exact inputs give an exact result; anything else chaos).
@@ -317,6 +323,10 @@ func (b *fuzzBuilder) reduce(raw bool) {
 	r := derived(v)
 	b.op("Reduce(%s, %s, keep=%v, axes=%v)", b.name(v.t), k.name, keep, axes)
 	r.t = x.Reduce(k.kind, keep, axes...)
+	if !raw && r.exact() && r.t.DType().IsFloat() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
+		// Float sums are reassociated by the compiled code.
+		r.bound = sumBound(x, k.kind, keep, axes...)
+	}
 	b.push(r)
 }
 
@@ -330,6 +340,9 @@ func (b *fuzzBuilder) layout(raw bool) {
 		size *= d
 	}
 	r := v // layout ops move data: the precision is kept
+	if v.bound != nil {
+		r = fuzzVal{chaos: true} // the bound is not moved along
+	}
 	switch b.r.next() % 8 {
 	case 0:
 		switch sel := b.r.next() % 3; {
@@ -451,7 +464,7 @@ func (b *fuzzBuilder) layout(raw bool) {
 		r = all[0]
 		for _, o := range all[1:] {
 			switch {
-			case o.chaos || r.chaos:
+			case o.chaos || r.chaos || o.bound != nil || r.bound != nil:
 				r = fuzzVal{chaos: true}
 			case (o.tol > 0 || r.tol > 0) && o.t.DType() != x.DType():
 				r = fuzzVal{chaos: true}
@@ -567,6 +580,11 @@ func fuzzProgram(data []byte) (args []*gojit.Array, fn any, specs *[]fuzzVal, li
 		for i, o := range outs {
 			ts[i] = o.t
 		}
+		for _, o := range outs {
+			if o.bound != nil {
+				ts = append(ts, o.bound)
+			}
+		}
 		return ts
 	})
 	return args, fn, specs, listing
@@ -599,15 +617,29 @@ func checkFuzzProgram(t *testing.T, data []byte) {
 	case cerr != nil:
 		t.Fatalf("compiled failed, interpreter did not: %v\ninterpreter results: %v\ninputs: %v", cerr, ref, args)
 	}
-	if len(comp) != len(ref) || len(ref) != len(*specs) {
+	nb := 0
+	for _, s := range *specs {
+		if s.bound != nil {
+			nb++
+		}
+	}
+	if len(comp) != len(ref) || len(ref) != len(*specs)+nb {
 		t.Fatalf("%d compiled results, %d interpreted, %d traced", len(comp), len(ref), len(*specs))
 	}
+	nb = len(*specs)
 	for i, s := range *specs {
 		got, want := comp[i], ref[i]
 		if s.chaos {
 			if got.DType() != want.DType() || !slices.Equal(got.Shape(), want.Shape()) {
 				t.Errorf("result %d: got %s%v, want %s%v", i, got.DType(), got.Shape(), want.DType(), want.Shape())
 			}
+			continue
+		}
+		if s.bound != nil {
+			if d := diffBounded(got, want, ref[nb]); d != "" {
+				t.Errorf("result %d (sum bound): compiled differs from interpreter: %s\ninputs: %v", i, d, args)
+			}
+			nb++
 			continue
 		}
 		if d := diffArrays(got, want, s.tol); d != "" {

@@ -56,6 +56,12 @@ var goldenCases = map[string]string{
   %6 = add %4, %5 : f64[8]
   return %6
 }`,
+	"col_sum": `graph {
+  %0 = param 0 : f32[6,4,8]
+  %1 = reduce_sum %0 axes=[1] : f32[6,8]
+  %2 = reduce_max %0 axes=[0] : f32[4,8]
+  return %1, %2
+}`,
 	"matmul_cast": `graph {
   %0 = param 0 : f32[2,3,4]
   %1 = param 1 : f32[2,4,5]

@@ -30,5 +30,11 @@
 // Semantics follow internal/interp/doc.go exactly: no fast-math flags, no
 // FMA contraction, integer division guarded so it never traps, saturating
 // float-to-integer casts, NaN-propagating maximum/minimum, and reductions
-// that accumulate in the interpreter's order.
+// that accumulate in the interpreter's order, with one exception: a float
+// sum over the operand's last axis carries the reassoc flag on its add, so
+// the loop vectorizer keeps several vector partial sums (the tolerance
+// internal/interp/doc.go documents). A reduction that keeps the operand's
+// last axis (a column sum) instead walks the operand in row-major order and
+// accumulates into the output buffer: its innermost loop runs along
+// contiguous kept elements, so it vectorizes in the exact order.
 package codegen

@@ -2,16 +2,25 @@ package codegen
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/gojit/gojit/internal/ir"
 )
 
-// emitReduce computes a reduction root: loops over the output, and inside
-// them loops over the reduced axes in which the fused producers are
-// computed and accumulated. Elements are visited in row-major order of the
-// reduced indices and accumulated in order, exactly as the interpreter does.
+// emitReduce computes a reduction root. When the operand's last axis is
+// kept (a column-wise reduction) it walks the operand in row-major order
+// and accumulates into the output (emitReduceWalk); otherwise it loops over
+// the output, and inside over the reduced axes, in which the fused
+// producers are computed and accumulated in a register. Either way each
+// output element sees its reduced elements in row-major order of the
+// reduced indices, as the interpreter does; only a float sum over the
+// last axis is reassociated (several vector accumulators), within the
+// tolerance internal/interp/doc.go documents.
 func (gr *group) emitReduce(n *ir.Node) int {
+	if walkable(gr.g, n) {
+		return gr.emitReduceWalk(n)
+	}
 	a := n.Args[0]
 	an := &gr.g.Nodes[a]
 	dt := an.DType
@@ -46,7 +55,15 @@ func (gr *group) emitReduce(n *ir.Node) int {
 	cur := gr.ins("load %s, ptr %s", t, acc)
 	switch n.Op {
 	case ir.OpReduceSum:
-		gr.stmt("store %s %s, ptr %s", t, gr.binary(ir.OpAdd, dt, cur, x), acc)
+		sum := ""
+		if dt.IsFloat() {
+			// reassoc lets the loop vectorizer keep several partial sums:
+			// the one documented departure from the sequential order.
+			sum = gr.ins("fadd reassoc %s %s, %s", t, cur, x)
+		} else {
+			sum = gr.binary(ir.OpAdd, dt, cur, x)
+		}
+		gr.stmt("store %s %s, ptr %s", t, sum, acc)
 	case ir.OpReduceProd:
 		gr.stmt("store %s %s, ptr %s", t, gr.binary(ir.OpMul, dt, cur, x), acc)
 	case ir.OpReduceMax:
@@ -75,6 +92,98 @@ func (gr *group) emitReduce(n *ir.Node) int {
 	}
 	gr.closeLoops(outer)
 	return extentOf(n.Shape)
+}
+
+// walkable reports whether a reduction is emitted by emitReduceWalk: a
+// sum, product, max or min whose operand keeps its last axis.
+func walkable(g *ir.Graph, n *ir.Node) bool {
+	if n.Op.Kind() != ir.KindReduce {
+		return false
+	}
+	r := g.Nodes[n.Args[0]].Shape.Rank()
+	return r > 0 && !slices.Contains(n.Axes, r-1)
+}
+
+// emitReduceWalk computes a reduction whose operand keeps its last axis by
+// walking the operand in row-major order and folding each element into its
+// output element in the output buffer. The innermost loop then runs along
+// kept, contiguous axes of operand and output (it vectorizes without
+// reassociating anything), and each output element still folds its
+// elements in row-major order of the reduced indices, exactly as the
+// interpreter does. The outer loop runs over operand axis 0 when it is
+// kept, which is then also output axis 0; otherwise it is a single
+// iteration around the whole walk.
+func (gr *group) emitReduceWalk(n *ir.Node) int {
+	a := n.Args[0]
+	an := &gr.g.Nodes[a]
+	dt := an.DType
+	shape := an.Shape
+	rank := shape.Rank()
+	isRed := make([]bool, rank)
+	for _, k := range n.Axes {
+		isRed[k] = true
+	}
+	first := slices.Index(isRed, true) // first reduced axis (-1: none)
+	if first < 0 {
+		first = rank
+	}
+	extent := 1
+	var ls []*loop
+	in := newIndex("walk"+strconv.Itoa(gr.tmp), shape)
+	if first == 0 {
+		// The whole walk is one unit of work for the runtime.
+		ls = append(ls, gr.openLoop("%start", "%end"))
+	}
+	// Output coordinates of the kept axes seen so far, and the linear
+	// output offset they determine.
+	var outDims []string
+	openAxis := func(k int) {
+		start, end := "0", strconv.Itoa(shape[k])
+		if k == 0 && !isRed[0] {
+			start, end = "%start", "%end"
+			extent = shape[0]
+		}
+		l := gr.openLoop(start, end)
+		ls = append(ls, l)
+		in.dims[k] = l.iv
+		if !isRed[k] {
+			outDims = append(outDims, l.iv)
+		}
+	}
+	for k := range first {
+		openAxis(k)
+	}
+	// Start every output element whose leading coordinates are now fixed.
+	block := 1
+	for k := first; k < rank; k++ {
+		if !isRed[k] {
+			block *= shape[k]
+		}
+	}
+	base := "0"
+	if len(outDims) > 0 {
+		prefix := newIndex("walkout"+strconv.Itoa(gr.tmp), n.Shape[:len(outDims)])
+		copy(prefix.dims, outDims)
+		base = gr.linear(prefix)
+		if block != 1 {
+			base = gr.ins("mul nuw nsw i64 %s, %d", base, block)
+		}
+	}
+	init := gr.openLoop("0", strconv.Itoa(block))
+	gr.store(dt, "%out", gr.ins("add nuw nsw i64 %s, %s", base, init.iv), reduceInit(n.Op, dt))
+	gr.closeLoop(init)
+	for k := first; k < rank; k++ {
+		openAxis(k)
+	}
+	oix := newIndex("walkacc"+strconv.Itoa(gr.tmp), n.Shape)
+	copy(oix.dims, outDims)
+	off := gr.linear(oix)
+	x := gr.value(a, in)
+	cur := gr.loadAt(dt, "%out", off)
+	op := map[ir.Op]ir.Op{ir.OpReduceSum: ir.OpAdd, ir.OpReduceProd: ir.OpMul, ir.OpReduceMax: ir.OpMax, ir.OpReduceMin: ir.OpMin}[n.Op]
+	gr.store(dt, "%out", off, gr.binary(op, dt, cur, x))
+	gr.closeLoops(ls)
+	return extent
 }
 
 // reduceInit is the accumulator's start value.

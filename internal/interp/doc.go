@@ -104,6 +104,26 @@
 // reduction over an empty axes list folds each element once into the
 // start value (for reduce_sum that turns -0 into +0).
 //
+// Tolerance of float sums. The sequential order above is what this
+// interpreter computes and what integer reductions, products, max and min
+// keep exactly everywhere. A float reduce_sum, however, may be
+// reassociated by the compiled code (it keeps several vector partial sums
+// and adds them at the end), so its result may differ from the sequential
+// one. For a sum of n terms x_i of dtype T the two results r_c and r_i
+// obey
+//
+//	|r_c - r_i| <= n * eps_T * Σ|x_i|    (eps_T = 2**-23 for f32, 2**-52 for f64)
+//
+// since each is within (n-1)*eps_T/2*Σ|x_i| of the exact sum. If some x_i
+// is ±Inf or NaN both results are the same (NaN, or that infinity); if
+// Σ|x_i| over the finite terms exceeds the largest finite value of T, a
+// partial sum may overflow in one order and not in the other, and nothing
+// is promised beyond the dtype. A sum of only negative zeros is +0 in
+// every order. Values computed from such a sum (a mean, a softmax
+// denominator) inherit the difference. The compiled order is fixed for a
+// given kernel and CPU: repeated calls, and calls split across threads
+// (which split output elements, never one sum), give identical bits.
+//
 // argmax, argmin axes=[a]: i64 index of the first maximum (minimum) along a:
 // best = x[0], idx = 0; for i = 1, 2, ...: if best is NaN stop; if x[i] >
 // best (x[i] < best for argmin) or x[i] is NaN then best, idx = x[i], i.

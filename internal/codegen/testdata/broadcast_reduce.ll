@@ -22,7 +22,7 @@ body4:
   %t12 = fadd float %t9, %t11
   %t13 = call float @llvm.exp.f32(float %t12)
   %t14 = load float, ptr %acc3
-  %t15 = fadd float %t14, %t13
+  %t15 = fadd reassoc float %t14, %t13
   store float %t15, ptr %acc3
   br label %latch5
 latch5:
