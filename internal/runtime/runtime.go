@@ -266,7 +266,10 @@ func Build(g *ir.Graph, opt Options) (*Executable, error) {
 	if err := ir.Verify(g); err != nil {
 		return nil, err
 	}
-	cg, _ := ir.Compact(g)
+	cg, err := passes.Optimize(g, passes.Options{})
+	if err != nil {
+		return nil, err
+	}
 	plan := passes.Fuse(cg)
 	if opt.Interpret || !llvm.Available() {
 		return &Executable{Graph: cg, Plan: plan}, nil
