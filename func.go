@@ -6,6 +6,7 @@ import (
 	"reflect"
 	goruntime "runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,12 +29,20 @@ type Func struct {
 	out    outKind
 	cfg    config
 
-	mu      sync.Mutex
-	entries map[string]*entry
-	last    atomic.Pointer[entry]
+	mu       sync.Mutex
+	entries  map[string]*entry
+	order    []string // keys of entries, oldest first
+	lastMiss string
+	warned   bool
+	last     atomic.Pointer[entry]
 
-	calls, traces atomic.Int64
+	calls, traces, rebuilds   atomic.Int64
+	buildNanos, maxBuildNanos atomic.Int64
 }
+
+// maxFuncEntries bounds how many signatures one Func remembers; the oldest
+// is forgotten first (its kernel stays in the process-wide cache).
+const maxFuncEntries = 256
 
 type param struct {
 	tensor bool
@@ -50,7 +59,7 @@ type outKind struct {
 type entry struct {
 	specs  []argSpec
 	traced *ir.Graph // as recorded, before compaction: for Lower
-	exe    *runtime.Executable
+	exe    atomic.Pointer[runtime.Executable]
 	outs   []outSpec
 	ready  chan struct{}
 	err    error
@@ -212,7 +221,14 @@ func (f *Func) run(e *entry, outs []*Array, args []any) error {
 	for _, o := range targets {
 		optr = append(optr, o.ptr)
 	}
-	if err := e.exe.Run(ins, optr); err != nil {
+	err := e.exe.Load().Run(ins, optr)
+	if errEvicted(err) {
+		var exe *runtime.Executable
+		if exe, err = f.rebuild(e); err == nil {
+			err = exe.Run(ins, optr)
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("gojit: %s: %w", f.name, err)
 	}
 	for _, j := range fixup {
@@ -259,17 +275,33 @@ func (f *Func) lookup(args []any) (*entry, error) {
 	}
 	f.mu.Lock()
 	e, ok := f.entries[key]
+	var why string
 	if !ok {
+		why = f.explainMiss(specs)
+		f.lastMiss = why
 		e = &entry{specs: specs, ready: make(chan struct{})}
 		f.entries[key] = e
+		f.order = append(f.order, key)
+		if len(f.order) > maxFuncEntries {
+			delete(f.entries, f.order[0])
+			f.order = f.order[1:]
+		}
 	}
 	f.mu.Unlock()
 	if !ok {
+		if l := cacheLogger(&f.cfg); l != nil {
+			l.Info("gojit: cache miss", "func", f.name, "reason", why)
+		}
 		e.err = f.build(e, args)
 		if e.err != nil {
 			f.mu.Lock()
-			delete(f.entries, key) // let a later call retry
+			if f.entries[key] == e {
+				delete(f.entries, key) // let a later call retry
+				f.order = slices.DeleteFunc(f.order, func(k string) bool { return k == key })
+			}
 			f.mu.Unlock()
+		} else {
+			f.checkRecompiles()
 		}
 		close(e.ready)
 	} else {
@@ -359,21 +391,56 @@ func (f *Func) build(e *entry, args []any) error {
 		return err
 	}
 	traced := time.Since(start)
-	exe, err := runtime.Build(g, runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel})
+	setupCache()
+	exe, err := runtime.Build(g, f.runtimeOptions())
 	if err != nil {
 		return fmt.Errorf("gojit: %s: compile: %w", f.name, err)
 	}
-	e.traced, e.exe = g, exe
+	e.traced = g
+	e.exe.Store(exe)
 	for _, v := range exe.Graph.Outputs {
 		n := exe.Graph.Node(v)
 		e.outs = append(e.outs, outSpec{dtype: DType(n.DType), shape: append([]int{}, n.Shape...)})
 	}
 	f.traces.Add(1)
-	if l := f.cfg.logger; l != nil {
+	f.recordBuild(time.Since(start))
+	if l := cacheLogger(&f.cfg); l != nil {
 		l.Debug("gojit: compiled", "func", f.name, "nodes", len(g.Nodes), "groups", len(exe.Plan.Roots),
-			"trace", traced, "total", time.Since(start), "interpreted", exe.Interpreted())
+			"trace", traced, "total", time.Since(start), "interpreted", exe.Interpreted(), "from_disk", exe.FromDisk)
 	}
 	return nil
+}
+
+func (f *Func) runtimeOptions() runtime.Options {
+	return runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel, Name: f.name}
+}
+
+func (f *Func) recordBuild(d time.Duration) {
+	f.buildNanos.Add(int64(d))
+	for {
+		m := f.maxBuildNanos.Load()
+		if int64(d) <= m || f.maxBuildNanos.CompareAndSwap(m, int64(d)) {
+			return
+		}
+	}
+}
+
+// rebuild replaces e's kernel after the process-wide cache evicted it,
+// reusing e's trace: the kernel comes from the cache (another Func may have
+// rebuilt it), the disk cache, or LLVM.
+func (f *Func) rebuild(e *entry) (*runtime.Executable, error) {
+	start := time.Now()
+	exe, err := runtime.Build(e.traced, f.runtimeOptions())
+	if err != nil {
+		return nil, err
+	}
+	e.exe.Store(exe)
+	f.rebuilds.Add(1)
+	f.recordBuild(time.Since(start))
+	if l := cacheLogger(&f.cfg); l != nil {
+		l.Info("gojit: cache miss", "func", f.name, "reason", "kernel was evicted from the in-memory cache", "from_disk", exe.FromDisk)
+	}
+	return exe, nil
 }
 
 // trace calls fn with parameter tensors and returns the recorded graph.
@@ -456,27 +523,28 @@ func (f *Func) callTraced(in []reflect.Value) (out []reflect.Value, err error) {
 // FuncStats are a Func's counters.
 type FuncStats struct {
 	Calls      int64 // successful calls
-	Traces     int64 // signatures traced and compiled
+	Traces     int64 // signatures traced and compiled (or loaded from disk)
 	Signatures int   // signatures currently cached
+	// Rebuilds counts kernels rebuilt after the process-wide cache
+	// evicted them, without tracing again.
+	Rebuilds int64
+	// BuildTime is the total time spent tracing, compiling and loading;
+	// MaxBuildTime the slowest one.
+	BuildTime, MaxBuildTime time.Duration
+	// LastMiss says why the most recent trace happened: "first call", or
+	// what differed from the closest cached signature, such as
+	// "arg 0 shape [32 128] → [64 128]".
+	LastMiss string
 }
 
 // Stats returns the Func's counters.
 func (f *Func) Stats() FuncStats {
 	f.mu.Lock()
-	n := len(f.entries)
+	n, why := len(f.entries), f.lastMiss
 	f.mu.Unlock()
-	return FuncStats{Calls: f.calls.Load(), Traces: f.traces.Load(), Signatures: n}
-}
-
-// CacheStats are the process-wide compile cache counters: kernels are
-// shared by every Func whose traces produce the same graph.
-type CacheStats struct {
-	Hits, Misses, Compiles int64
-	CompileTime            time.Duration
-}
-
-// ReadCacheStats returns the process-wide compile cache counters.
-func ReadCacheStats() CacheStats {
-	s := runtime.ReadStats()
-	return CacheStats{Hits: s.Hits, Misses: s.Misses, Compiles: s.Compiles, CompileTime: s.CompileTime}
+	return FuncStats{
+		Calls: f.calls.Load(), Traces: f.traces.Load(), Signatures: n, Rebuilds: f.rebuilds.Load(),
+		BuildTime: time.Duration(f.buildNanos.Load()), MaxBuildTime: time.Duration(f.maxBuildNanos.Load()),
+		LastMiss: why,
+	}
 }

@@ -35,7 +35,7 @@ func (f *Func) Lower(args ...any) (*Lowered, error) {
 	if err != nil {
 		return nil, err
 	}
-	exe := e.exe
+	exe := e.exe.Load()
 	l := &Lowered{
 		Traced: ir.Print(e.traced, true),
 		Fused:  ir.Print(exe.Graph, true) + "\n" + exe.Plan.String(),

@@ -9,13 +9,23 @@ type config struct {
 	interpret bool
 	optLevel  int
 	logger    *slog.Logger
+	// recompileLimit is how many signatures a Func traces before it
+	// warns; <= 0 never warns.
+	recompileLimit int
 }
 
-func defaultConfig() config { return config{optLevel: 3} }
+// DefaultRecompileLimit is how many signatures a Func may trace before it
+// logs a warning naming what varies between them.
+const DefaultRecompileLimit = 8
+
+func defaultConfig() config {
+	return config{optLevel: 3, interpret: envDisableJIT(), recompileLimit: DefaultRecompileLimit}
+}
 
 // WithInterpreter runs the function in gojit's pure-Go interpreter instead
 // of compiling it: slower, but useful for debugging and as a reference.
-// Builds without LLVM (CGO_ENABLED=0 or the nollvm tag) always interpret.
+// Builds without LLVM (CGO_ENABLED=0 or the nollvm tag) always interpret,
+// and so does every Func when GOJIT_DISABLE_JIT=1 is set.
 func WithInterpreter() Option { return func(c *config) { c.interpret = true } }
 
 // WithOptLevel sets LLVM's optimization level, 0 to 3 (default 3).
@@ -23,6 +33,14 @@ func WithOptLevel(level int) Option {
 	return func(c *config) { c.optLevel = min(max(level, 0), 3) }
 }
 
-// WithLogger sends compile events (traces, compiles, their durations) to
-// logger at debug level.
+// WithRecompileLimit sets how many signatures the Func may trace before it
+// logs a warning (once) naming the arguments whose shapes, dtypes or static
+// values keep changing. Zero or less disables the warning. The default is
+// DefaultRecompileLimit.
+func WithRecompileLimit(n int) Option { return func(c *config) { c.recompileLimit = n } }
+
+// WithLogger sends the Func's cache events to logger: each cache miss with
+// its reason at info level, compiles and their durations at debug level,
+// and recompile warnings. Without it they go to the GOJIT_LOG=cache logger
+// if that is set (warnings to slog.Default() otherwise).
 func WithLogger(logger *slog.Logger) Option { return func(c *config) { c.logger = logger } }

@@ -107,8 +107,8 @@ type callStats struct {
 	Hits     int64 `json:"hits"`     // process-wide compile cache hits since the demo began
 }
 
-func readCallStats(f *gojit.Func, base gojit.CacheStats) callStats {
-	s, c := f.Stats(), gojit.ReadCacheStats()
+func readCallStats(f *gojit.Func, base gojit.CacheCounters) callStats {
+	s, c := f.Stats(), gojit.CacheStats()
 	return callStats{Calls: s.Calls, Traces: s.Traces, Compiles: c.Compiles - base.Compiles, Hits: c.Hits - base.Hits}
 }
 
@@ -134,7 +134,7 @@ func demo(o *demoOpts, stdout, stderr io.Writer) int {
 
 	// The calls come first: Lower shares the process-wide kernel cache, so
 	// after it the first call would find its kernel compiled already.
-	base := gojit.ReadCacheStats()
+	base := gojit.CacheStats()
 	start := time.Now()
 	outs, err := f.Call(A, B)
 	if err != nil {
@@ -157,7 +157,7 @@ func demo(o *demoOpts, stdout, stderr io.Writer) int {
 		}
 		r.CompileNs = int64(l.CompileTime)
 	} else if r.LLVMVersion != "" {
-		r.CompileNs = int64(gojit.ReadCacheStats().CompileTime - base.CompileTime)
+		r.CompileNs = int64(gojit.CacheStats().CompileTime - base.CompileTime)
 	}
 
 	// Steady state: every variant writes into preallocated outputs.
@@ -254,7 +254,7 @@ func printDemo(w io.Writer, o *demoOpts, r *demoResult, l *gojit.Lowered, y, yi 
 	fmt.Fprintf(tw, "  first call\t%9s\t%s\t%s\n", fmtDur(time.Duration(r.FirstCallNs)), firstWhat, r.After1)
 	fmt.Fprintf(tw, "  second call\t%9s\trun + allocate outputs\t%s  %s\n", fmtDur(time.Duration(r.SecondCallNs)), r.After2, hit)
 	tw.Flush()
-	fmt.Fprint(w, "  (calls and traces from f.Stats(); compiles from gojit.ReadCacheStats())\n")
+	fmt.Fprint(w, "  (calls and traces from f.Stats(); compiles from gojit.CacheStats())\n")
 
 	label := "gojit, compiled"
 	if r.LLVMVersion == "" {

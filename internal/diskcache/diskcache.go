@@ -205,11 +205,10 @@ func (s *Store) Put(e *Entry) error {
 	if err != nil {
 		return fmt.Errorf("diskcache: %w", err)
 	}
-	// CreateTemp makes the file 0600, which is what entries need.
+	// CreateTemp makes the file 0600, which is what entries need. There
+	// is no fsync: after a crash a torn entry fails its checksum and is
+	// recompiled, which is cheaper than syncing every write.
 	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}

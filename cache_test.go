@@ -1,0 +1,280 @@
+package gojit_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gojit/gojit"
+)
+
+// TestMain keeps the tests' disk cache out of the user's cache directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gojit-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if os.Getenv(gojit.EnvCacheDir) == "" {
+		os.Setenv(gojit.EnvCacheDir, dir)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func scale(x *gojit.Tensor, k float64) *gojit.Tensor {
+	return x.Mul(gojit.Scalar(k)).Add(gojit.Scalar(1))
+}
+
+// checkScale calls f (scale) on 0, 1, 2, ... and checks x*k+1 with a Go
+// loop.
+func checkScale(t *testing.T, f *gojit.Func, n int, k float64) {
+	t.Helper()
+	in := make([]float32, n)
+	for i := range in {
+		in[i] = float32(i)
+	}
+	out, err := f.Call(gojit.FromFloat32(in, n), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out[0].Float32()
+	for i, x := range in {
+		if want := x*float32(k) + 1; got[i] != want {
+			t.Fatalf("k=%v n=%d: out[%d] = %v, want %v", k, n, i, got[i], want)
+		}
+	}
+}
+
+// capture is a logger whose records a test can read.
+type capture struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (c *capture) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(c, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.Write(p)
+}
+
+func (c *capture) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}
+
+func TestMissExplanations(t *testing.T) {
+	var logs capture
+	f, err := gojit.Compile(scale, gojit.WithLogger(logs.logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		arg  *gojit.Array
+		k    float64
+		want string
+	}{
+		{gojit.New(gojit.Float32, 32, 128), 2, "first call"},
+		{gojit.New(gojit.Float32, 64, 128), 2, "arg 0 shape [32,128] → [64,128]"},
+		{gojit.New(gojit.Float64, 64, 128), 2, "arg 0 dtype f32 → f64"},
+		{gojit.New(gojit.Float32, 32, 128), 3, "arg 1 static value 2 → 3"},
+		{gojit.New(gojit.Float64, 8), 3, "arg 0 f32[32,128] → f64[8]"},
+	}
+	for _, s := range steps {
+		if _, err := f.Call(s.arg, s.k); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Stats().LastMiss; got != s.want {
+			t.Errorf("LastMiss = %q, want %q", got, s.want)
+		}
+		if !strings.Contains(logs.String(), "reason=\""+s.want+"\"") {
+			t.Errorf("log lacks reason %q:\n%s", s.want, logs.String())
+		}
+	}
+	// A repeated signature is a hit: no new trace, no new reason.
+	traces := f.Stats().Traces
+	if _, err := f.Call(gojit.New(gojit.Float32, 64, 128), 2.0); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Stats(); s.Traces != traces || s.Signatures != len(steps) {
+		t.Errorf("after a repeated signature: %+v, want %d traces and %d signatures", s, traces, len(steps))
+	}
+}
+
+func TestRecompileWarning(t *testing.T) {
+	var logs capture
+	f, err := gojit.Compile(scale, gojit.WithLogger(logs.logger()), gojit.WithRecompileLimit(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 5; n++ {
+		checkScale(t, f, n, 2)
+	}
+	out := logs.String()
+	if c := strings.Count(out, "function keeps recompiling"); c != 1 {
+		t.Fatalf("%d recompile warnings, want 1:\n%s", c, out)
+	}
+	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, `varying="arg 0 axis 0 (1, 2, 3, 4)"`) {
+		t.Errorf("warning does not name the varying axis:\n%s", out)
+	}
+}
+
+// withCache installs c for one test and restores the default after it.
+func withCache(t *testing.T, c gojit.CacheConfig) {
+	t.Helper()
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	gojit.PurgeCache()
+	if err := gojit.ConfigureCache(c); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		gojit.PurgeCache()
+		if err := gojit.ConfigureCache(gojit.CacheConfig{}); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+func TestEvictedKernelIsRebuilt(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: nothing is compiled or evicted")
+	}
+	withCache(t, gojit.CacheConfig{MaxEntries: 1, DisableDisk: true})
+	f, err := gojit.Compile(scale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := gojit.CacheStats()
+	for i := range 6 {
+		// Alternating statics give two kernels fighting for one slot.
+		checkScale(t, f, 16, float64(2+i%2))
+	}
+	s, c := f.Stats(), gojit.CacheStats()
+	if s.Traces != 2 || s.Rebuilds != 4 {
+		t.Errorf("Func stats %+v; want 2 traces and 4 rebuilds", s)
+	}
+	if c.Evictions-before.Evictions != 5 || c.Compiles-before.Compiles != 6 || c.Kernels > 1+before.Kernels {
+		t.Errorf("cache stats %+v (before %+v); want 5 evictions, 6 compiles, at most one kernel more", c, before)
+	}
+}
+
+func TestDiskCacheWarmStartInProcess(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: nothing is compiled")
+	}
+	dir := filepath.Join(t.TempDir(), "cache")
+	withCache(t, gojit.CacheConfig{Dir: dir})
+	f, _ := gojit.Compile(scale)
+	before := gojit.CacheStats()
+	checkScale(t, f, 64, 5)
+	gojit.PurgeCache()
+	g, _ := gojit.Compile(scale) // a new Func traces again; the kernel comes from disk
+	checkScale(t, g, 64, 5)
+	c := gojit.CacheStats()
+	if c.Compiles-before.Compiles != 1 || c.DiskWrites-before.DiskWrites != 1 || c.DiskHits-before.DiskHits != 1 {
+		t.Errorf("compiles +%d, disk writes +%d, disk hits +%d; want 1 each",
+			c.Compiles-before.Compiles, c.DiskWrites-before.DiskWrites, c.DiskHits-before.DiskHits)
+	}
+	if c.DiskDir != dir {
+		t.Errorf("DiskDir = %q, want %q", c.DiskDir, dir)
+	}
+}
+
+// TestDiskCacheFreshProcess runs this test binary twice as a child process
+// sharing a cache directory: the first compiles, the second loads.
+func TestDiskCacheFreshProcess(t *testing.T) {
+	if os.Getenv("GOJIT_TEST_CHILD") == "1" {
+		f, _ := gojit.Compile(scale)
+		checkScale(t, f, 100, 7)
+		json.NewEncoder(os.Stdout).Encode(gojit.CacheStats())
+		return
+	}
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: nothing is compiled")
+	}
+	dir := filepath.Join(t.TempDir(), "cache")
+	run := func() gojit.CacheCounters {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDiskCacheFreshProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "GOJIT_TEST_CHILD=1", gojit.EnvCacheDir+"="+dir, gojit.EnvCache+"=on")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		var c gojit.CacheCounters
+		line, _, _ := bytes.Cut(out, []byte("\n"))
+		if err := json.Unmarshal(line, &c); err != nil {
+			t.Fatalf("child output %q: %v", out, err)
+		}
+		return c
+	}
+	first, second := run(), run()
+	if first.Compiles != 1 || first.DiskWrites != 1 || first.DiskHits != 0 {
+		t.Errorf("first process: %+v; want one compile and one disk write", first)
+	}
+	if second.Compiles != 0 || second.DiskHits != 1 {
+		t.Errorf("second process: %+v; want no compile and one disk hit", second)
+	}
+}
+
+func TestCacheOffByEnvironment(t *testing.T) {
+	t.Setenv(gojit.EnvCache, "off")
+	dir := filepath.Join(t.TempDir(), "cache")
+	withCache(t, gojit.CacheConfig{Dir: dir})
+	if d := gojit.CacheStats().DiskDir; d != "" {
+		t.Errorf("GOJIT_CACHE=off: disk cache in %q", d)
+	}
+	f, _ := gojit.Compile(scale)
+	checkScale(t, f, 8, 11)
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("GOJIT_CACHE=off created %s (%v)", dir, err)
+	}
+}
+
+func TestInsecureCacheDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o777)
+	err := gojit.ConfigureCache(gojit.CacheConfig{Dir: dir, Logger: slog.New(slog.DiscardHandler)})
+	t.Cleanup(func() { gojit.ConfigureCache(gojit.CacheConfig{}) })
+	if err == nil || !strings.Contains(err.Error(), "writable by group or others") {
+		t.Fatalf("ConfigureCache(world-writable dir) = %v", err)
+	}
+	if d := gojit.CacheStats().DiskDir; d != "" {
+		t.Errorf("disk cache still on in %q", d)
+	}
+	f, _ := gojit.Compile(scale)
+	checkScale(t, f, 8, 13) // in memory only
+}
+
+func TestDisableJITEnvironment(t *testing.T) {
+	t.Setenv(gojit.EnvDisableJIT, "1")
+	f, err := gojit.Compile(scale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkScale(t, f, 8, 3)
+	l, err := f.Lower(gojit.New(gojit.Float32, 8), 3.0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.LLVM != "" {
+		t.Error("GOJIT_DISABLE_JIT=1 still compiled the function")
+	}
+}
