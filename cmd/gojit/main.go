@@ -45,6 +45,7 @@ func init() {
 		{"demo", "[-n N] [-full] [-json]", "trace, fuse and compile a small function; show each stage and time it", demoFlags},
 		{"dump", "[-example NAME] [-stage STAGE] [-n N] [-list]", "print one compilation stage of a built-in example", dumpFlags},
 		{"bench", "[-sizes N,N,...] [-benchtime D] [-json]", "benchmark compiled code against plain Go baselines", benchFlags},
+		{"cache", "[-dir DIR] [-json] stats|list|clear", "inspect or empty the disk cache of compiled kernels", cacheFlags},
 		{"version", "", "print the gojit, LLVM and Go versions and the host CPU", versionFlags},
 		{"help", "[command]", "print this help, or a command's flags", nil},
 	}
@@ -77,13 +78,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage // the flag package has printed the error and usage
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && !takesArgs[c.name] {
 		fmt.Fprintf(stderr, "gojit %s: unexpected argument %q\n", c.name, fs.Arg(0))
 		fs.Usage()
 		return exitUsage
 	}
 	return runner()
 }
+
+// takesArgs lists the commands whose runner reads positional arguments.
+var takesArgs = map[string]bool{"cache": true}
 
 func lookup(name string) (command, bool) {
 	for _, c := range commands {
