@@ -278,3 +278,47 @@ func TestDisableJITEnvironment(t *testing.T) {
 		t.Error("GOJIT_DISABLE_JIT=1 still compiled the function")
 	}
 }
+
+// TestCompileModes runs one function at every optimization level, with and
+// without fast-math: each mode is its own kernel, and all agree with a Go
+// loop (exactly, except fast-math, which may round differently).
+func TestCompileModes(t *testing.T) {
+	fn := func(x, y *gojit.Tensor) *gojit.Tensor { return x.Mul(y).Add(x).Sub(y.Mul(gojit.Scalar(0.5))) }
+	n := 1000
+	xs, ys := make([]float32, n), make([]float32, n)
+	for i := range xs {
+		xs[i], ys[i] = float32(i)*0.25-7, float32(i%13)*1.5
+	}
+	before := gojit.CacheStats()
+	for _, fast := range []bool{false, true} {
+		for level := range 4 {
+			opts := []gojit.Option{gojit.WithOptLevel(level)}
+			if fast {
+				opts = append(opts, gojit.WithFastMath())
+			}
+			f, _ := gojit.Compile(fn, opts...)
+			out, err := f.Call(gojit.FromFloat32(xs, n), gojit.FromFloat32(ys, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, got := range out[0].Float32() {
+				want := xs[i]*ys[i] + xs[i] - ys[i]*0.5
+				if d := got - want; (!fast && d != 0) || d > 1e-3 || d < -1e-3 {
+					t.Fatalf("O%d fast=%v: out[%d] = %v, want %v", level, fast, i, got, want)
+				}
+			}
+			l, err := f.Lower(gojit.FromFloat32(xs, n), gojit.FromFloat32(ys, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fast != strings.Contains(l.LLVM, "fmul fast") && gojit.LLVMVersion() != "" {
+				t.Errorf("O%d fast=%v: LLVM IR flags do not match the mode", level, fast)
+			}
+		}
+	}
+	if gojit.LLVMVersion() != "" {
+		if c := gojit.CacheStats(); c.Compiles+c.DiskHits-before.Compiles-before.DiskHits != 8 {
+			t.Errorf("%d kernels built for 8 modes", c.Compiles+c.DiskHits-before.Compiles-before.DiskHits)
+		}
+	}
+}

@@ -412,7 +412,7 @@ func (f *Func) build(e *entry, args []any) error {
 }
 
 func (f *Func) runtimeOptions() runtime.Options {
-	return runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel, Name: f.name}
+	return runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel, FastMath: f.cfg.fastMath, Name: f.name}
 }
 
 func (f *Func) recordBuild(d time.Duration) {

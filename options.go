@@ -9,6 +9,7 @@ type config struct {
 	interpret bool
 	optLevel  int
 	logger    *slog.Logger
+	fastMath  bool
 	// recompileLimit is how many signatures a Func traces before it
 	// warns; <= 0 never warns.
 	recompileLimit int
@@ -28,10 +29,20 @@ func defaultConfig() config {
 // and so does every Func when GOJIT_DISABLE_JIT=1 is set.
 func WithInterpreter() Option { return func(c *config) { c.interpret = true } }
 
-// WithOptLevel sets LLVM's optimization level, 0 to 3 (default 3).
+// WithOptLevel sets LLVM's optimization level, 0 to 3 (default 3). O0
+// compiles fastest and is easiest to read in Lower's output; O2 and O3
+// vectorize. The level is part of the kernel's signature.
 func WithOptLevel(level int) Option {
 	return func(c *config) { c.optLevel = min(max(level, 0), 3) }
 }
+
+// WithFastMath lets LLVM treat floating point as real arithmetic:
+// reassociate sums, contract multiply-adds, use approximate functions and
+// assume no NaN, infinity or signed zero occurs. It can be faster; results
+// then differ from the interpreter's by rounding and are undefined for
+// inputs or intermediates that are NaN or infinite. The default is
+// IEEE-exact code. Fast-math kernels have their own signatures.
+func WithFastMath() Option { return func(c *config) { c.fastMath = true } }
 
 // WithRecompileLimit sets how many signatures the Func may trace before it
 // logs a warning (once) naming the arguments whose shapes, dtypes or static

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -284,5 +286,60 @@ func TestDiskCacheInsecureDirectory(t *testing.T) {
 	}
 	if des, _ := os.ReadDir(dir); len(des) != 0 {
 		t.Errorf("wrote %d files into an insecure directory", len(des))
+	}
+}
+
+func TestFastMathModule(t *testing.T) {
+	g, err := ir.Parse(largeGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Signature(g, Options{OptLevel: 3}) == Signature(g, Options{OptLevel: 3, FastMath: true}) {
+		t.Fatal("fast-math does not change the signature")
+	}
+	if !llvm.Available() {
+		return
+	}
+	e, err := Build(g, Options{OptLevel: 3, FastMath: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := e.Module.Text
+	for _, want := range []string{"fmul fast ", "call fast float @llvm.exp.f32"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("fast-math module lacks %q", want)
+		}
+	}
+	if strings.Contains(text, "= fmul float") {
+		t.Error("fast-math module has an fmul without flags")
+	}
+	// Finite inputs: results agree with the interpreter to rounding.
+	a := make([]float32, 512*300)
+	b := make([]float32, 300)
+	for i := range a {
+		a[i] = float32(i%97)*0.001 - 0.05
+	}
+	for i := range b {
+		b[i] = float32(i%5) - 2
+	}
+	want, err := interp.Run(e.Graph, []any{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := []any{make([]float32, 512), make([]float32, 300), make([]float32, 512*300)}
+	ptrs := make([]unsafe.Pointer, len(outs))
+	for i, o := range outs {
+		ptrs[i] = unsafe.Pointer(&o.([]float32)[0])
+	}
+	if err := e.Run([]unsafe.Pointer{unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0])}, ptrs); err != nil {
+		t.Fatal(err)
+	}
+	for i := range outs {
+		got, ref := outs[i].([]float32), want[i].([]float32)
+		for k := range ref {
+			if d := math.Abs(float64(got[k] - ref[k])); d > 1e-4*math.Abs(float64(ref[k]))+1e-6 {
+				t.Fatalf("output %d[%d] = %v, interpreter %v", i, k, got[k], ref[k])
+			}
+		}
 	}
 }

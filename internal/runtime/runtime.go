@@ -30,6 +30,12 @@ type Options struct {
 	Interpret bool
 	// OptLevel is LLVM's optimization level, 0..3.
 	OptLevel int
+	// FastMath lets LLVM treat floating point as real arithmetic: it may
+	// reassociate, contract into FMAs, use approximations and assume no
+	// NaN, infinity or signed zero occurs. Results then differ from the
+	// interpreter's by rounding, and are undefined for NaN or infinite
+	// values. The default is IEEE-exact code.
+	FastMath bool
 	// Name labels the kernel in logs and disk cache listings, such as
 	// the traced function's name. It is not part of the signature.
 	Name string
@@ -286,7 +292,7 @@ func Build(g *ir.Graph, opt Options) (*Executable, error) {
 func Signature(g *ir.Graph, opt Options) [32]byte {
 	h := sha256.New()
 	cpu, features := llvm.HostCPU()
-	fmt.Fprintf(h, "%s\x00O%d\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, cpu, features, llvm.Version())
+	fmt.Fprintf(h, "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, opt.FastMath, cpu, features, llvm.Version())
 	h.Write([]byte(ir.Print(g, false)))
 	var sig [32]byte
 	h.Sum(sig[:0])
@@ -303,6 +309,9 @@ func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options, disk *di
 	mod, err := codegen.Generate(plan, SymbolName(sig))
 	if err != nil {
 		return nil, err
+	}
+	if opt.FastMath {
+		mod.Text = fastMath(mod.Text)
 	}
 	modHash := sha256.Sum256([]byte(mod.Text))
 	if disk != nil {
