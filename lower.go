@@ -12,7 +12,9 @@ import (
 type Lowered struct {
 	// Traced is the graph as recorded, each node with the user's file:line.
 	Traced string
-	// Fused is the graph that runs (dead code removed) followed by its
+	// Fused is the graph that runs (after the graph passes: constants
+	// folded, identities simplified, duplicates merged, dead code removed)
+	// followed by its
 	// fusion plan: one line per group of ops compiled into a single loop
 	// nest, naming the values it computes without touching memory.
 	Fused string
