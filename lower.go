@@ -14,9 +14,9 @@ type Lowered struct {
 	Traced string
 	// Fused is the graph that runs (after the graph passes: constants
 	// folded, identities simplified, duplicates merged, dead code removed)
-	// followed by its
-	// fusion plan: one line per group of ops compiled into a single loop
-	// nest, naming the values it computes without touching memory.
+	// followed by its fusion plan: one line per group of ops compiled into
+	// a single loop nest, naming the values it computes without touching
+	// memory.
 	Fused string
 	// LLVM is the generated LLVM IR, before optimization.
 	LLVM string
