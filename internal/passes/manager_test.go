@@ -132,3 +132,15 @@ func TestOptimizeCatchesBrokenPasses(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOptimize measures the whole pipeline on the traced softmax, the
+// compile-time cost the passes add to every new signature.
+func BenchmarkOptimize(b *testing.B) {
+	g := mustParse(b, softmaxText)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Optimize(g, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
