@@ -67,6 +67,10 @@ type Executable struct {
 	tempBytes []int
 	frames    sync.Pool
 
+	// Dynamic is set on executables that serve every size of a dynamic
+	// dimension; see BuildDynamic and RunSized.
+	Dynamic *Dynamic
+
 	// Eviction state; see acquire.
 	inflight       atomic.Int64
 	retired, freed atomic.Bool
@@ -398,11 +402,24 @@ func newExecutable(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig [32]
 	return e, nil
 }
 
-// layout decides where each slot's memory comes from: caller inputs,
-// caller outputs (a value's first appearance among the outputs), or
-// temporaries owned by a per-call frame.
+// layout decides where each slot's memory comes from and prepares the
+// pool of per-call frames.
 func (e *Executable) layout() {
-	g := e.Graph
+	e.slots, e.tempBytes, e.copies = planLayout(e.Graph, e.Module)
+	e.frames.New = func() any {
+		fr := &frame{args: make([]unsafe.Pointer, len(e.slots)), temps: make([][]uint64, len(e.tempBytes))}
+		for i, b := range e.tempBytes {
+			fr.temps[i] = make([]uint64, (b+7)/8)
+		}
+		return fr
+	}
+}
+
+// planLayout says where each of mod's slots points: caller inputs, caller
+// outputs (a value's first appearance among the outputs), or temporaries
+// owned by a per-call frame (with their sizes in bytes); and which outputs
+// no group writes, to be copied.
+func planLayout(g *ir.Graph, mod *codegen.Module) (slots []source, tempBytes []int, copies []outCopy) {
 	paramIndex := map[ir.Value]int{}
 	for i, v := range g.Params {
 		paramIndex[v] = i
@@ -413,33 +430,27 @@ func (e *Executable) layout() {
 			firstOut[v] = j
 		}
 	}
-	for _, v := range e.Module.Slots {
+	for _, v := range mod.Slots {
 		if i, ok := paramIndex[v]; ok {
-			e.slots = append(e.slots, source{fromInput, i})
+			slots = append(slots, source{fromInput, i})
 			continue
 		}
 		if j, ok := firstOut[v]; ok {
-			e.slots = append(e.slots, source{fromOutput, j})
+			slots = append(slots, source{fromOutput, j})
 			continue
 		}
 		n := g.Node(v)
-		e.slots = append(e.slots, source{fromTemp, len(e.tempBytes)})
-		e.tempBytes = append(e.tempBytes, n.Shape.Size()*n.DType.Size())
+		slots = append(slots, source{fromTemp, len(tempBytes)})
+		tempBytes = append(tempBytes, n.Shape.Size()*n.DType.Size())
 	}
 	for j, v := range g.Outputs {
 		n := g.Node(v)
 		bytes := n.Shape.Size() * n.DType.Size()
 		if i, ok := paramIndex[v]; ok {
-			e.copies = append(e.copies, outCopy{j, source{fromInput, i}, bytes})
+			copies = append(copies, outCopy{j, source{fromInput, i}, bytes})
 		} else if first := firstOut[v]; first != j {
-			e.copies = append(e.copies, outCopy{j, source{fromOutput, first}, bytes})
+			copies = append(copies, outCopy{j, source{fromOutput, first}, bytes})
 		}
 	}
-	e.frames.New = func() any {
-		fr := &frame{args: make([]unsafe.Pointer, len(e.slots)), temps: make([][]uint64, len(e.tempBytes))}
-		for i, b := range e.tempBytes {
-			fr.temps[i] = make([]uint64, (b+7)/8)
-		}
-		return fr
-	}
+	return slots, tempBytes, copies
 }

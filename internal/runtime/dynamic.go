@@ -1,0 +1,254 @@
+package runtime
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/gojit/gojit/internal/codegen"
+	"github.com/gojit/gojit/internal/diskcache"
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/llvm"
+	"github.com/gojit/gojit/internal/passes"
+)
+
+// A dynamic executable serves every size B of one dynamic dimension (such as
+// the batch axis). It is built from two traces of the same function at two
+// sizes, b1 and b2. Every group function (the loop nests, which receive
+// their outer range as arguments) must generate identical code at both
+// sizes, and every extent, buffer and output dimension that differs must be
+// proportional to B (a*b1 and a*b2). Then the code does not depend on B:
+// Run calls each group through the range entry over its extent at B, with
+// temporaries sized for B.
+
+// Scaled is a size that is either fixed or proportional to the dynamic
+// size B: Fixed when PerB is zero, PerB*B otherwise.
+type Scaled struct {
+	Fixed, PerB int
+}
+
+// At returns the size for dynamic size b.
+func (s Scaled) At(b int) int {
+	if s.PerB != 0 {
+		return s.PerB * b
+	}
+	return s.Fixed
+}
+
+func scaled(n1, n2, b1, b2 int) (Scaled, bool) {
+	if n1 == n2 {
+		return Scaled{Fixed: n1}, true
+	}
+	if n1%b1 != 0 || n1/b1*b2 != n2 {
+		return Scaled{}, false
+	}
+	return Scaled{PerB: n1 / b1}, true
+}
+
+// Dynamic describes how a dynamic executable's sizes follow B.
+type Dynamic struct {
+	Outputs [][]Scaled // each output's dimensions
+	extents []Scaled   // each group's outer extent
+	works   []Scaled   // each group's elements visited
+	temps   []Scaled   // each temporary's bytes
+	copies  []Scaled   // each output copy's bytes
+}
+
+const placeholder = "gojit_dynamic_kernel"
+
+// canonical strips what may legitimately differ between the two sizes'
+// modules: comments (they print shapes) and the fixed-size entry function
+// (it passes constant extents; dynamic executables never call it).
+func canonical(text, entry string) string {
+	var b strings.Builder
+	skip := false
+	head := "define void @" + entry + "("
+	for line := range strings.Lines(text) {
+		switch {
+		case skip:
+			skip = line != "}\n"
+		case strings.HasPrefix(line, head):
+			skip = true
+		case !strings.HasPrefix(line, ";"):
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// firstDifference names the group function where a and b first differ.
+func firstDifference(a, b string, plan *passes.Plan) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	fn := ""
+	for i := range min(len(la), len(lb)) {
+		if strings.HasPrefix(la[i], "define ") {
+			fn = la[i]
+		}
+		if la[i] != lb[i] {
+			break
+		}
+	}
+	// "define internal void @NAME.gK(" names group K.
+	var k int
+	if i := strings.Index(fn, placeholder+".g"); i >= 0 {
+		if _, err := fmt.Sscanf(fn[i+len(placeholder)+2:], "%d", &k); err == nil && k < len(plan.Roots) {
+			return "the loop computing " + ir.FormatNode(plan.Graph, plan.Roots[k])
+		}
+	}
+	return "the generated code"
+}
+
+// BuildDynamic builds the executable for g1 and g2, the same function
+// traced with its dynamic dimension at sizes b1 and b2 (distinct, both at
+// least 2). It fails, naming the loop, when the code depends on the size.
+func BuildDynamic(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error) {
+	if !llvm.Available() || opt.Interpret {
+		return nil, fmt.Errorf("runtime: dynamic dimensions need compiled code")
+	}
+	var plans [2]*passes.Plan
+	var texts [2]string
+	var mods [2]*codegen.Module
+	for i, g := range []*ir.Graph{g1, g2} {
+		if err := ir.Verify(g); err != nil {
+			return nil, err
+		}
+		cg, err := passes.Optimize(g, passes.Options{})
+		if err != nil {
+			return nil, err
+		}
+		plans[i] = passes.Fuse(cg)
+		if mods[i], err = codegen.Generate(plans[i], placeholder); err != nil {
+			return nil, err
+		}
+		if opt.FastMath {
+			mods[i].Text = fastMath(mods[i].Text)
+		}
+		texts[i] = canonical(mods[i].Text, placeholder)
+	}
+	if texts[0] != texts[1] {
+		return nil, fmt.Errorf("%s depends on the dynamic size (for example, it reduces, slices or reshapes along the dynamic axis)",
+			firstDifference(texts[0], texts[1], plans[0]))
+	}
+	dyn, err := dynamicSizes(plans, mods, b1, b2)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	cpu, features := llvm.HostCPU()
+	fmt.Fprintf(h, "%s\x00dynamic %d\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, b1, opt.OptLevel, opt.FastMath, cpu, features, llvm.Version())
+	h.Write([]byte(texts[0]))
+	fmt.Fprintf(h, "\x00%v", dyn.Outputs)
+	var sig [32]byte
+	h.Sum(sig[:0])
+	g, plan := plans[0].Graph, plans[0]
+	return kernels.get(sig, func(disk *diskcache.Store) (*Executable, error) {
+		e, err := compile(g, plan, sig, opt, disk)
+		if err != nil {
+			return nil, err
+		}
+		e.Dynamic = dyn
+		return e, nil
+	})
+}
+
+// dynamicSizes matches every size of the two builds and expresses it as
+// fixed or proportional to B.
+func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*Dynamic, error) {
+	d := &Dynamic{}
+	g1, g2 := plans[0].Graph, plans[1].Graph
+	if len(g1.Outputs) != len(g2.Outputs) || len(mods[0].Groups) != len(mods[1].Groups) || len(mods[0].Slots) != len(mods[1].Slots) {
+		return nil, fmt.Errorf("the graph's structure depends on the dynamic size")
+	}
+	for j := range g1.Outputs {
+		s1, s2 := g1.Node(g1.Outputs[j]).Shape, g2.Node(g2.Outputs[j]).Shape
+		if len(s1) != len(s2) {
+			return nil, fmt.Errorf("result %d's rank depends on the dynamic size", j)
+		}
+		dims := make([]Scaled, len(s1))
+		for k := range s1 {
+			var ok bool
+			if dims[k], ok = scaled(s1[k], s2[k], b1, b2); !ok {
+				return nil, fmt.Errorf("result %d's dimension %d (%d at size %d, %d at size %d) is not proportional to the dynamic size", j, k, s1[k], b1, s2[k], b2)
+			}
+		}
+		d.Outputs = append(d.Outputs, dims)
+	}
+	for i := range mods[0].Groups {
+		x, y := mods[0].Groups[i], mods[1].Groups[i]
+		ext, ok1 := scaled(x.Extent, y.Extent, b1, b2)
+		wk, ok2 := scaled(x.Work, y.Work, b1, b2)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("loop nest %d runs over %d elements at size %d and %d at size %d: not proportional to the dynamic size",
+				i, x.Extent, b1, y.Extent, b2)
+		}
+		d.extents, d.works = append(d.extents, ext), append(d.works, wk)
+	}
+	_, t1, c1 := planLayout(g1, mods[0])
+	_, t2, c2 := planLayout(g2, mods[1])
+	if len(t1) != len(t2) || len(c1) != len(c2) {
+		return nil, fmt.Errorf("the buffers needed depend on the dynamic size")
+	}
+	for i := range t1 {
+		s, ok := scaled(t1[i], t2[i], b1, b2)
+		if !ok {
+			return nil, fmt.Errorf("temporary buffer %d (%d bytes at size %d, %d at size %d) is not proportional to the dynamic size", i, t1[i], b1, t2[i], b2)
+		}
+		d.temps = append(d.temps, s)
+	}
+	for i := range c1 {
+		s, ok := scaled(c1[i].bytes, c2[i].bytes, b1, b2)
+		if !ok || c1[i].out != c2[i].out || c1[i].src != c2[i].src {
+			return nil, fmt.Errorf("copied result %d is not proportional to the dynamic size", c1[i].out)
+		}
+		d.copies = append(d.copies, s)
+	}
+	return d, nil
+}
+
+// RunSized is Run for a dynamic executable at dynamic size b: ins and outs
+// hold the sizes the graph has at b. On other executables it is Run.
+func (e *Executable) RunSized(ins, outs []unsafe.Pointer, b int) error {
+	d := e.Dynamic
+	if d == nil {
+		return e.Run(ins, outs)
+	}
+	if !e.acquire() {
+		return ErrEvicted
+	}
+	defer e.release()
+	fr := e.frames.Get().(*frame)
+	for i, t := range d.temps {
+		if words := (t.At(b) + 7) / 8; len(fr.temps[i]) < words {
+			fr.temps[i] = make([]uint64, words)
+		}
+	}
+	args := e.pinArgs(fr, ins, outs)
+	threads := pool().Threads()
+	for gi := range e.Module.Groups {
+		extent := int64(d.extents[gi].At(b))
+		chunks := min(int64(threads), extent)
+		if d.works[gi].At(b) < ParallelWork || chunks < 2 {
+			llvm.CallRange(e.rangeAddr, args, int64(gi), 0, extent)
+			continue
+		}
+		group := int64(gi)
+		pool().Run(int(chunks), func(c int) {
+			lo := extent * int64(c) / chunks
+			hi := extent * int64(c+1) / chunks
+			llvm.CallRange(e.rangeAddr, args, group, lo, hi)
+		})
+	}
+	fr.unpin()
+	e.frames.Put(fr)
+	for i, c := range e.copies {
+		src := ins[c.src.i]
+		if c.src.kind != fromInput {
+			src = outs[c.src.i]
+		}
+		if n := d.copies[i].At(b); n > 0 {
+			copy(unsafe.Slice((*byte)(outs[c.out]), n), unsafe.Slice((*byte)(src), n))
+		}
+	}
+	return nil
+}
