@@ -34,15 +34,25 @@ type benchOpts struct {
 	benchtime string
 	rounds    int
 	json      bool
+	peers     peerOpts
 }
 
 func benchFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 	o := &benchOpts{}
-	fs.StringVar(&o.sizes, "sizes", "1000,100000,1000000,10000000", "comma-separated `list` of input sizes for the 5-op chain")
+	fs.StringVar(&o.sizes, "sizes", "1000,100000,1000000,10000000", "comma-separated `list` of input sizes for the 5-op chain (with -peers: 1e3,1e4,...,1e7)")
 	fs.IntVar(&o.rounds, "rounds", 3, "interleave `n` rounds of gojit and baseline measurements and keep each side's best")
 	fs.StringVar(&o.benchtime, "benchtime", "300ms", "run each measurement for `d`, or N times if d has the form Nx (as go test -benchtime)")
 	fs.BoolVar(&o.json, "json", false, "print the rows as a JSON array")
+	fs.BoolVar(&o.peers.on, "peers", false, "compare with a Go loop, gonum, NumPy and Numba on issue 3's workloads (needs python3-numpy and python3-numba)")
+	fs.StringVar(&o.peers.plot, "plot", "", "with -peers (implied): also draw the comparison as a PNG `file`")
+	fs.StringVar(&o.peers.doc, "doc", "", "with -peers (implied): replace the generated table in the Markdown `file` (docs/benchmarks.md)")
+	fs.StringVar(&o.peers.python, "python", bench.DefaultPython, "with -peers: the Python `interpreter` that has NumPy and Numba")
+	fs.DurationVar(&o.peers.timeout, "timeout", 20*time.Minute, "with -peers: give up after `d`")
+	fs.BoolVar(&o.peers.small, "small", false, "with -peers: tiny sizes, to check the setup in seconds (the figures mean nothing)")
 	return func() int {
+		peers := o.peers.on || o.peers.plot != "" || o.peers.doc != ""
+		sizesSet := false
+		fs.Visit(func(f *flag.Flag) { sizesSet = sizesSet || f.Name == "sizes" })
 		sizes, err := parseSizes(o.sizes)
 		if err != nil {
 			fmt.Fprintf(stderr, "gojit bench: -sizes: %v\n", err)
@@ -54,6 +64,12 @@ func benchFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 			return exitUsage
 		}
 		defer restore()
+		if peers {
+			if !sizesSet {
+				sizes = nil // the workloads' own chain sizes
+			}
+			return runPeers(o, sizes, stdout, stderr)
+		}
 		return runBench(o, sizes, stdout, stderr)
 	}
 }

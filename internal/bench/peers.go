@@ -1,0 +1,179 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	_ "embed" // for PeersScript
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// PeersScript is peers/peers.py: the NumPy and Numba versions of the
+// workloads. It is embedded so that the gojit command runs it from any
+// directory.
+//
+//go:embed peers/peers.py
+var PeersScript []byte
+
+// DefaultPython is the interpreter the peers run under: Debian's, which is
+// the one python3-numpy and python3-numba install into (a python3 found
+// first on PATH, such as a pyenv shim, usually lacks them).
+const DefaultPython = "/usr/bin/python3"
+
+// PeerSpec is what peers.py reads on stdin.
+type PeerSpec struct {
+	Threads   int            `json:"threads"`  // for OpenBLAS and Numba's parallel kernels
+	Rounds    int            `json:"rounds"`   // best of this many samples
+	MinTime   float64        `json:"min_time"` // seconds per sample, at least
+	Workloads []PeerWorkload `json:"workloads"`
+}
+
+// PeerWorkload is one workload as peers.py sees it.
+type PeerWorkload struct {
+	Name   string  `json:"name"`
+	Kind   Kind    `json:"kind"`
+	Inputs []Input `json:"inputs"`
+}
+
+// NewPeerSpec describes ws for peers.py.
+func NewPeerSpec(ws []Workload, threads, rounds int, minTime float64) PeerSpec {
+	s := PeerSpec{Threads: threads, Rounds: rounds, MinTime: minTime}
+	for _, w := range ws {
+		s.Workloads = append(s.Workloads, PeerWorkload{Name: w.Name, Kind: w.Kind, Inputs: w.Inputs})
+	}
+	return s
+}
+
+// PeerReport is what peers.py writes on stdout.
+type PeerReport struct {
+	Python       string       `json:"python"`
+	NumPy        string       `json:"numpy"`
+	Numba        string       `json:"numba"`
+	BLAS         string       `json:"blas"` // the BLAS libraries NumPy loaded
+	Threads      int          `json:"threads"`
+	NumbaThreads int          `json:"numba_threads"`
+	Results      []PeerResult `json:"results"`
+	Error        string       `json:"error,omitempty"`
+}
+
+// PeerResult is one system's best time on one workload.
+type PeerResult struct {
+	Workload string   `json:"workload"`
+	System   string   `json:"system"` // NumPy, Numba, Numba parallel
+	Ns       float64  `json:"ns"`     // per call
+	Checksum Checksum `json:"checksum"`
+}
+
+// ErrPeersMissing is returned (wrapped) by RunPeers when the interpreter
+// or its NumPy or Numba is not installed.
+var ErrPeersMissing = errors.New("install them with `make bench-peers`, or: apt-get install python3-numpy python3-numba")
+
+// CheckPeers reports whether python can import NumPy and Numba, with an
+// error saying what to install when it cannot.
+func CheckPeers(ctx context.Context, python string) error {
+	if _, err := exec.LookPath(python); err != nil {
+		return fmt.Errorf("peers: %s not found: %w", python, ErrPeersMissing)
+	}
+	out, err := exec.CommandContext(ctx, python, "-c", "import numpy, numba").CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if k := strings.LastIndexByte(msg, '\n'); k >= 0 {
+			msg = msg[k+1:] // the exception line, e.g. ModuleNotFoundError: No module named 'numba'
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		return fmt.Errorf("peers: %s cannot import numpy and numba (%s): %w", python, msg, ErrPeersMissing)
+	}
+	return nil
+}
+
+// RunPeers runs peers.py under python with spec, copying its progress to
+// progress, and checks that every result's checksum agrees with the Go
+// loop's (ws gives the expected checksums).
+func RunPeers(ctx context.Context, python string, spec PeerSpec, ws []Workload, progress io.Writer) (*PeerReport, error) {
+	if _, err := exec.LookPath(python); err != nil {
+		return nil, fmt.Errorf("peers: %s not found: %w", python, ErrPeersMissing)
+	}
+	dir, err := os.MkdirTemp("", "gojit-peers-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	script := filepath.Join(dir, "peers.py")
+	if err := os.WriteFile(script, PeersScript, 0o600); err != nil {
+		return nil, err
+	}
+	in, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
+	var stdout bytes.Buffer
+	cmd := exec.CommandContext(ctx, python, script)
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Stdout = &stdout
+	cmd.Stderr = progress
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("peers: %s peers.py: %w", python, ctx.Err())
+	}
+	var rep PeerReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		if runErr != nil {
+			return nil, fmt.Errorf("peers: %s peers.py: %w", python, runErr)
+		}
+		return nil, fmt.Errorf("peers: reading peers.py's output: %w", err)
+	}
+	if rep.Error != "" {
+		if strings.HasPrefix(rep.Error, "missing Python module") {
+			return nil, fmt.Errorf("peers: %s: %s: %w", python, rep.Error, ErrPeersMissing)
+		}
+		return nil, fmt.Errorf("peers: %s", rep.Error)
+	}
+	if runErr != nil {
+		return nil, fmt.Errorf("peers: %s peers.py: %w", python, runErr)
+	}
+	if err := rep.Check(ws); err != nil {
+		return nil, err
+	}
+	return &rep, nil
+}
+
+// Check verifies that the report has a positive time for every system of
+// every workload of ws and nothing else, and that each checksum agrees
+// with the Go loop's: the peers computed the same thing on the same data.
+func (r *PeerReport) Check(ws []Workload) error {
+	want := make(map[string]Checksum, len(ws))
+	for _, w := range ws {
+		want[w.Name] = w.Sum
+	}
+	seen := map[string]int{}
+	for _, res := range r.Results {
+		sum, ok := want[res.Workload]
+		if !ok {
+			return fmt.Errorf("peers: result for unknown workload %q", res.Workload)
+		}
+		if !(res.Ns > 0) {
+			return fmt.Errorf("peers: %s/%s: time %v ns", res.Workload, res.System, res.Ns)
+		}
+		if !res.Checksum.Agrees(sum) {
+			return fmt.Errorf("peers: %s/%s computed something else: checksum %.9g, Go loop %.9g (tolerance %.3g)",
+				res.Workload, res.System, res.Checksum.Sum, sum.Sum, ChecksumTol*sum.Abs)
+		}
+		seen[res.Workload]++
+	}
+	for _, w := range ws {
+		if seen[w.Name] == 0 {
+			return fmt.Errorf("peers: no result for %s", w.Name)
+		}
+	}
+	return nil
+}
