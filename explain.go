@@ -3,6 +3,7 @@ package gojit
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
@@ -47,16 +48,21 @@ func diffSpecs(a, b []argSpec) (d []string, score int) {
 		}
 		switch {
 		case x.shape != nil && x.dtype != y.dtype && !slices.Equal(x.shape, y.shape):
-			d = append(d, fmt.Sprintf("arg %d %s%v → %s%v", i, x.dtype, ir.Shape(x.shape), y.dtype, ir.Shape(y.shape)))
+			d = append(d, fmt.Sprintf("arg %d %s%s → %s%s", i, x.dtype, specShape(x.shape), y.dtype, specShape(y.shape)))
 		case x.shape != nil && x.dtype != y.dtype:
 			d = append(d, fmt.Sprintf("arg %d dtype %s → %s", i, x.dtype, y.dtype))
 		case x.shape != nil && !slices.Equal(x.shape, y.shape):
-			d = append(d, fmt.Sprintf("arg %d shape %v → %v", i, ir.Shape(x.shape), ir.Shape(y.shape)))
+			d = append(d, fmt.Sprintf("arg %d shape %s → %s", i, specShape(x.shape), specShape(y.shape)))
 		case x.shape == nil && x.text != y.text:
 			d = append(d, fmt.Sprintf("arg %d static value %s → %s", i, staticText(x.text), staticText(y.text)))
 		}
 	}
 	return d, score
+}
+
+// specShape formats a signature's shape, with ? for a dynamic dimension.
+func specShape(shape []int) string {
+	return strings.ReplaceAll(ir.Shape(shape).String(), strconv.Itoa(dynamicDim), "?")
 }
 
 // staticText shortens a static argument's "%T=%#v" key for messages.
@@ -123,7 +129,7 @@ func (f *Func) varyingLocked() string {
 			}
 		} else {
 			for _, s := range specs {
-				add(fmt.Sprintf("%s%v", s[i].dtype, ir.Shape(s[i].shape)))
+				add(fmt.Sprintf("%s%s", s[i].dtype, specShape(s[i].shape)))
 			}
 		}
 		if len(vals) > 1 {

@@ -59,10 +59,13 @@ type outKind struct {
 type entry struct {
 	specs  []argSpec
 	traced *ir.Graph // as recorded, before compaction: for Lower
-	exe    atomic.Pointer[runtime.Executable]
-	outs   []outSpec
-	ready  chan struct{}
-	err    error
+	// traced2 is the second trace of a signature with a dynamic
+	// dimension (see dynamic.go); traced is the first.
+	traced2 *ir.Graph
+	exe     atomic.Pointer[runtime.Executable]
+	outs    []outSpec
+	ready   chan struct{}
+	err     error
 }
 
 type argSpec struct {
@@ -79,6 +82,7 @@ type argSpec struct {
 type outSpec struct {
 	dtype DType
 	shape []int
+	dyn   []runtime.Scaled // with a dynamic dimension: how each dim follows it
 }
 
 var tensorType = reflect.TypeFor[*Tensor]()
@@ -153,15 +157,15 @@ func funcName(fn reflect.Value) string {
 // Call runs the function: args are *Array values for the Tensor parameters
 // and Go values for the static ones. It returns one new Array per result.
 func (f *Func) Call(args ...any) ([]*Array, error) {
-	e, err := f.lookup(args)
+	e, b, err := f.lookup(args)
 	if err != nil {
 		return nil, err
 	}
 	outs := make([]*Array, len(e.outs))
 	for i, o := range e.outs {
-		outs[i] = New(o.dtype, o.shape...)
+		outs[i] = New(o.dtype, o.at(b)...)
 	}
-	return outs, f.run(e, outs, args)
+	return outs, f.run(e, b, outs, args)
 }
 
 // CallInto is Call writing into caller-provided arrays, which must have the
@@ -169,7 +173,7 @@ func (f *Func) Call(args ...any) ([]*Array, error) {
 // output that shares memory with an input is computed into a temporary and
 // copied, so in-place updates are allowed.
 func (f *Func) CallInto(outs []*Array, args ...any) error {
-	e, err := f.lookup(args)
+	e, b, err := f.lookup(args)
 	if err != nil {
 		return err
 	}
@@ -178,11 +182,11 @@ func (f *Func) CallInto(outs []*Array, args ...any) error {
 	}
 	for i, o := range outs {
 		want := e.outs[i]
-		if o == nil || o.err != nil || o.dtype != want.dtype || !ir.Shape(o.shape).Equal(want.shape) {
-			return fmt.Errorf("gojit: %s: %w: output %d is %s, want %s%s", f.name, ErrArgs, i, describe(o), want.dtype, ir.Shape(want.shape))
+		if o == nil || o.err != nil || o.dtype != want.dtype || !want.fits(o.shape, b) {
+			return fmt.Errorf("gojit: %s: %w: output %d is %s, want %s%s", f.name, ErrArgs, i, describe(o), want.dtype, ir.Shape(want.at(b)))
 		}
 	}
-	return f.run(e, outs, args)
+	return f.run(e, b, outs, args)
 }
 
 func describe(a *Array) string {
@@ -197,7 +201,7 @@ func describe(a *Array) string {
 
 // run executes e. Outputs overlapping an input or an earlier output go
 // through temporaries, because the kernels assume they do not alias.
-func (f *Func) run(e *entry, outs []*Array, args []any) error {
+func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 	var insBuf [8]unsafe.Pointer
 	var outsBuf [4]unsafe.Pointer
 	ins := insBuf[:0]
@@ -221,11 +225,11 @@ func (f *Func) run(e *entry, outs []*Array, args []any) error {
 	for _, o := range targets {
 		optr = append(optr, o.ptr)
 	}
-	err := e.exe.Load().Run(ins, optr)
+	err := e.exe.Load().RunSized(ins, optr, b)
 	if errEvicted(err) {
 		var exe *runtime.Executable
 		if exe, err = f.rebuild(e); err == nil {
-			err = exe.Run(ins, optr)
+			err = exe.RunSized(ins, optr, b)
 		}
 	}
 	if err != nil {
@@ -262,16 +266,18 @@ func copyArray(dst, src *Array) {
 // lookup finds or builds the entry for args' signature. The common case,
 // the same signature as the previous call, compares against it without
 // allocating.
-func (f *Func) lookup(args []any) (*entry, error) {
+func (f *Func) lookup(args []any) (*entry, int, error) {
 	if len(args) != len(f.params) {
-		return nil, fmt.Errorf("gojit: %s: %w: got %d arguments, want %d", f.name, ErrArgs, len(args), len(f.params))
+		return nil, 0, fmt.Errorf("gojit: %s: %w: got %d arguments, want %d", f.name, ErrArgs, len(args), len(f.params))
 	}
-	if e := f.last.Load(); e != nil && e.matches(args) {
-		return e, nil
+	if e := f.last.Load(); e != nil {
+		if b, ok := e.matches(args); ok {
+			return e, b, nil
+		}
 	}
-	key, specs, err := f.signature(args)
+	key, specs, b, err := f.signature(args)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	f.mu.Lock()
 	e, ok := f.entries[key]
@@ -308,67 +314,79 @@ func (f *Func) lookup(args []any) (*entry, error) {
 		<-e.ready
 	}
 	if e.err != nil {
-		return nil, e.err
+		return nil, 0, e.err
 	}
 	f.last.Store(e)
-	return e, nil
+	return e, b, nil
 }
 
-func (e *entry) matches(args []any) bool {
+// matches reports whether args have e's signature, and returns the size of
+// the dynamic dimension (a -1 in a spec's shape) if it has one.
+func (e *entry) matches(args []any) (b int, ok bool) {
+	b = -1
 	for i, s := range e.specs {
 		if s.shape != nil {
 			a, ok := args[i].(*Array)
 			if !ok || a == nil || a.err != nil || a.dtype != s.dtype || len(a.shape) != len(s.shape) {
-				return false
+				return 0, false
 			}
 			for k, d := range a.shape {
-				if d != s.shape[k] {
-					return false
+				switch w := s.shape[k]; {
+				case w == dynamicDim && (b < 0 || b == d):
+					b = d
+				case d != w:
+					return 0, false
 				}
 			}
 			continue
 		}
 		if s.cmp {
 			if args[i] != s.static {
-				return false
+				return 0, false
 			}
 		} else if fmt.Sprintf("%T=%#v", args[i], args[i]) != s.text {
-			return false
+			return 0, false
 		}
 	}
-	return true
+	return max(b, 0), true
 }
 
-// signature validates args and returns their cache key and specs.
-func (f *Func) signature(args []any) (string, []argSpec, error) {
+// signature validates args and returns their cache key and specs, and the
+// size of the dynamic dimension if the Func has one.
+func (f *Func) signature(args []any) (string, []argSpec, int, error) {
 	var b strings.Builder
 	specs := make([]argSpec, len(args))
+	dyn := f.dynamicSizes()
 	for i, p := range f.params {
 		if p.tensor {
 			a, ok := args[i].(*Array)
 			if !ok || a == nil {
-				return "", nil, fmt.Errorf("gojit: %s: %w: argument %d is %T, want *gojit.Array", f.name, ErrArgs, i, args[i])
+				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is %T, want *gojit.Array", f.name, ErrArgs, i, args[i])
 			}
 			if a.err != nil {
-				return "", nil, fmt.Errorf("gojit: %s: %w: argument %d: %v", f.name, ErrArgs, i, a.err)
+				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d: %v", f.name, ErrArgs, i, a.err)
 			}
-			specs[i] = argSpec{dtype: a.dtype, shape: append([]int{}, a.shape...)}
-			fmt.Fprintf(&b, "%s%v;", a.dtype, ir.Shape(a.shape))
+			shape := append([]int{}, a.shape...)
+			if err := dyn.mark(i, shape); err != nil {
+				return "", nil, 0, fmt.Errorf("gojit: %s: %w: %v", f.name, ErrArgs, err)
+			}
+			specs[i] = argSpec{dtype: a.dtype, shape: shape}
+			fmt.Fprintf(&b, "%s%v;", a.dtype, ir.Shape(shape))
 			continue
 		}
 		if args[i] == nil {
 			if !canBeNil(p.typ) {
-				return "", nil, fmt.Errorf("gojit: %s: %w: argument %d is nil, want %s", f.name, ErrArgs, i, p.typ)
+				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is nil, want %s", f.name, ErrArgs, i, p.typ)
 			}
 		} else if !reflect.TypeOf(args[i]).AssignableTo(p.typ) {
-			return "", nil, fmt.Errorf("gojit: %s: %w: argument %d is %T, want %s", f.name, ErrArgs, i, args[i], p.typ)
+			return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is %T, want %s", f.name, ErrArgs, i, args[i], p.typ)
 		}
 		text := fmt.Sprintf("%T=%#v", args[i], args[i])
 		specs[i] = argSpec{static: args[i], cmp: args[i] == nil || comparable(args[i]), text: text}
 		b.WriteString(text)
 		b.WriteByte(';')
 	}
-	return b.String(), specs, nil
+	return b.String(), specs, dyn.size, nil
 }
 
 // comparable reports whether v can be compared with == without panicking
@@ -386,21 +404,34 @@ func canBeNil(t reflect.Type) bool {
 // build traces fn for the signature of args and compiles the graph.
 func (f *Func) build(e *entry, args []any) error {
 	start := time.Now()
-	g, err := f.trace(args)
+	traceArgs := args
+	if e.dynamic() {
+		traceArgs = dynamicArgs(args, e.specs, dynamicTrace1)
+	}
+	g, err := f.trace(traceArgs)
 	if err != nil {
 		return err
 	}
 	traced := time.Since(start)
 	setupCache()
-	exe, err := runtime.Build(g, f.runtimeOptions())
-	if err != nil {
-		return fmt.Errorf("gojit: %s: compile: %w", f.name, err)
+	if e.dynamic() {
+		if e.traced2, err = f.trace(dynamicArgs(args, e.specs, dynamicTrace2)); err != nil {
+			return err
+		}
 	}
 	e.traced = g
+	exe, err := f.buildKernel(e)
+	if err != nil {
+		return err
+	}
 	e.exe.Store(exe)
-	for _, v := range exe.Graph.Outputs {
+	for j, v := range exe.Graph.Outputs {
 		n := exe.Graph.Node(v)
-		e.outs = append(e.outs, outSpec{dtype: DType(n.DType), shape: append([]int{}, n.Shape...)})
+		o := outSpec{dtype: DType(n.DType), shape: append([]int{}, n.Shape...)}
+		if exe.Dynamic != nil {
+			o.dyn = exe.Dynamic.Outputs[j]
+		}
+		e.outs = append(e.outs, o)
 	}
 	f.traces.Add(1)
 	f.recordBuild(time.Since(start))
@@ -430,7 +461,7 @@ func (f *Func) recordBuild(d time.Duration) {
 // rebuilt it), the disk cache, or LLVM.
 func (f *Func) rebuild(e *entry) (*runtime.Executable, error) {
 	start := time.Now()
-	exe, err := runtime.Build(e.traced, f.runtimeOptions())
+	exe, err := f.buildKernel(e)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ type Lowered struct {
 // compiling it first if no Call has (the result is cached as for Call).
 // LLVM, Optimized and Assembly are empty for an interpreted function.
 func (f *Func) Lower(args ...any) (*Lowered, error) {
-	e, err := f.lookup(args)
+	e, _, err := f.lookup(args)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ type config struct {
 	optLevel  int
 	logger    *slog.Logger
 	fastMath  bool
+	dynamic   []dynDim
 	// recompileLimit is how many signatures a Func traces before it
 	// warns; <= 0 never warns.
 	recompileLimit int

@@ -1,0 +1,165 @@
+package gojit
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/runtime"
+)
+
+// WithDynamicDim marks axis of the Func's tensor parameter arg (counting
+// every parameter, static ones included) as dynamic: one compiled kernel
+// then serves every size along it, so changing the batch size does not
+// recompile. The option may be given for several parameters; all dynamic
+// axes share one size (the batch size), and Call fails if they differ.
+//
+// The function is traced with the dynamic axes at two fixed sizes (61 and
+// 67, so Tensor.Shape reports those while tracing), and the two traces
+// must compile to the same code with every size proportional to the
+// dynamic one. A function that reduces, slices, concatenates or reshapes
+// along the dynamic axis does not, and Call reports which operation
+// depends on the size. A function must also not branch on the dynamic
+// size while tracing: both traces would take the branch the fixed sizes
+// take, whatever the real size.
+//
+// The trade-off: static shapes (the default) let LLVM specialize each loop
+// to its exact trip count, which matters most for small arrays; a dynamic
+// kernel compiles once for all sizes and runs each loop nest through its
+// range entry point. In interpreted mode (WithInterpreter,
+// GOJIT_DISABLE_JIT, builds without LLVM) nothing is compiled, and each
+// size is traced separately.
+func WithDynamicDim(arg, axis int) Option {
+	return func(c *config) { c.dynamic = append(c.dynamic, dynDim{arg, axis}) }
+}
+
+type dynDim struct{ arg, axis int }
+
+// The sizes at which a Func with a dynamic dimension is traced: distinct,
+// larger than 1 (size 1 broadcasts), and primes unlikely to equal a static
+// dimension.
+const (
+	dynamicTrace1 = 61
+	dynamicTrace2 = 67
+)
+
+// dynamicDim marks a dynamic axis in an argSpec's shape.
+const dynamicDim = -1
+
+// dynamicSet collects the size of the dynamic dimension across arguments.
+type dynamicSet struct {
+	dims  []dynDim
+	size  int
+	first dynDim
+	seen  bool
+}
+
+// dynamicSizes returns the dynamic axes that apply to this Func's calls:
+// none when it is interpreted.
+func (f *Func) dynamicSizes() *dynamicSet {
+	if len(f.cfg.dynamic) == 0 || f.cfg.interpret || LLVMVersion() == "" {
+		return &dynamicSet{}
+	}
+	return &dynamicSet{dims: f.cfg.dynamic}
+}
+
+// mark replaces the dynamic axes of argument arg's shape by dynamicDim,
+// checking that they exist and agree with the others.
+func (d *dynamicSet) mark(arg int, shape []int) error {
+	for _, dd := range d.dims {
+		if dd.arg != arg {
+			continue
+		}
+		if dd.axis < 0 || dd.axis >= len(shape) {
+			return fmt.Errorf("argument %d has shape %v: no axis %d to make dynamic", arg, ir.Shape(shape), dd.axis)
+		}
+		n := shape[dd.axis]
+		if n == dynamicDim {
+			continue // the option was given twice
+		}
+		if !d.seen {
+			d.size, d.first, d.seen = n, dd, true
+		} else if n != d.size {
+			return fmt.Errorf("dynamic axes differ: argument %d axis %d is %d, argument %d axis %d is %d",
+				d.first.arg, d.first.axis, d.size, arg, dd.axis, n)
+		}
+		shape[dd.axis] = dynamicDim
+	}
+	return nil
+}
+
+// dynamic reports whether e's signature has a dynamic dimension.
+func (e *entry) dynamic() bool {
+	for _, s := range e.specs {
+		if slices.Contains(s.shape, dynamicDim) {
+			return true
+		}
+	}
+	return false
+}
+
+// dynamicArgs returns args with every tensor replaced by a shape-only
+// array whose dynamic axes have size n: tracing reads only dtypes and
+// shapes.
+func dynamicArgs(args []any, specs []argSpec, n int) []any {
+	out := slices.Clone(args)
+	for i, s := range specs {
+		if s.shape == nil || !slices.Contains(s.shape, dynamicDim) {
+			continue
+		}
+		shape := slices.Clone(s.shape)
+		for k, d := range shape {
+			if d == dynamicDim {
+				shape[k] = n
+			}
+		}
+		out[i] = &Array{dtype: s.dtype, shape: shape}
+	}
+	return out
+}
+
+// buildKernel compiles (or finds in the cache) e's executable from its
+// trace, or from its two traces for a dynamic signature.
+func (f *Func) buildKernel(e *entry) (*runtime.Executable, error) {
+	if e.traced2 == nil {
+		exe, err := runtime.Build(e.traced, f.runtimeOptions())
+		if err != nil {
+			return nil, fmt.Errorf("gojit: %s: compile: %w", f.name, err)
+		}
+		return exe, nil
+	}
+	exe, err := runtime.BuildDynamic(e.traced, e.traced2, dynamicTrace1, dynamicTrace2, f.runtimeOptions())
+	if err != nil {
+		return nil, fmt.Errorf("gojit: %s: dynamic dimension: %w", f.name, err)
+	}
+	return exe, nil
+}
+
+// at returns the output's shape when the dynamic dimension is b.
+func (o *outSpec) at(b int) []int {
+	if o.dyn == nil {
+		return o.shape
+	}
+	shape := make([]int, len(o.dyn))
+	for k, s := range o.dyn {
+		shape[k] = s.At(b)
+	}
+	return shape
+}
+
+// fits reports whether shape is the output's shape when the dynamic
+// dimension is b, without allocating.
+func (o *outSpec) fits(shape []int, b int) bool {
+	if o.dyn == nil {
+		return ir.Shape(shape).Equal(o.shape)
+	}
+	if len(shape) != len(o.dyn) {
+		return false
+	}
+	for k, s := range o.dyn {
+		if shape[k] != s.At(b) {
+			return false
+		}
+	}
+	return true
+}

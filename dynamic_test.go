@@ -1,0 +1,143 @@
+package gojit_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gojit/gojit"
+)
+
+// dense is one layer over a batch: relu(x·w + bias) per element and the row
+// sums of x·w.
+func dense(x, w, bias *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
+	xw := x.Mul(w)
+	return xw.Add(bias).Relu(), xw.Sum(1)
+}
+
+func denseRef(x, w, bias []float32, b, n int) ([]float32, []float32) {
+	y, s := make([]float32, b*n), make([]float32, b)
+	for i := range b {
+		for j := range n {
+			v := x[i*n+j] * w[j]
+			y[i*n+j] = max(v+bias[j], 0)
+			s[i] += v
+		}
+	}
+	return y, s
+}
+
+func TestDynamicBatchCompilesOnce(t *testing.T) {
+	const n = 48
+	f, err := gojit.Compile(dense, gojit.WithDynamicDim(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, bias := make([]float32, n), make([]float32, n)
+	for j := range w {
+		w[j], bias[j] = float32(j%7)-3, float32(j%5)*0.5-1
+	}
+	before := gojit.CacheStats()
+	for _, b := range []int{3, 1, 100, 1000, 0, 64} {
+		x := make([]float32, b*n)
+		for i := range x {
+			x[i] = float32(math.Sin(float64(i)))
+		}
+		out, err := f.Call(gojit.FromFloat32(x, b, n), gojit.FromFloat32(w, n), gojit.FromFloat32(bias, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, s := denseRef(x, w, bias, b, n)
+		if sh := out[0].Shape(); len(sh) != 2 || sh[0] != b || sh[1] != n {
+			t.Fatalf("b=%d: result 0 has shape %v", b, sh)
+		}
+		if sh := out[1].Shape(); len(sh) != 1 || sh[0] != b {
+			t.Fatalf("b=%d: result 1 has shape %v", b, sh)
+		}
+		for i, v := range out[0].Float32() {
+			if v != y[i] {
+				t.Fatalf("b=%d: y[%d] = %v, want %v", b, i, v, y[i])
+			}
+		}
+		for i, v := range out[1].Float32() {
+			if d := math.Abs(float64(v - s[i])); d > 1e-4*(1+math.Abs(float64(s[i]))) {
+				t.Fatalf("b=%d: sum[%d] = %v, want %v", b, i, v, s[i])
+			}
+		}
+		// CallInto with arrays of the size at b.
+		outs := []*gojit.Array{gojit.New(gojit.Float32, b, n), gojit.New(gojit.Float32, b)}
+		if err := f.CallInto(outs, gojit.FromFloat32(x, b, n), gojit.FromFloat32(w, n), gojit.FromFloat32(bias, n)); err != nil {
+			t.Fatal(err)
+		}
+		wrong := []*gojit.Array{gojit.New(gojit.Float32, b+1, n), gojit.New(gojit.Float32, b)}
+		if err := f.CallInto(wrong, gojit.FromFloat32(x, b, n), gojit.FromFloat32(w, n), gojit.FromFloat32(bias, n)); err == nil {
+			t.Fatalf("b=%d: CallInto accepted a result array of the wrong batch size", b)
+		}
+	}
+	s := f.Stats()
+	if gojit.LLVMVersion() == "" {
+		return // interpreted: every size is its own trace
+	}
+	if s.Traces != 1 || s.Signatures != 1 {
+		t.Errorf("Func stats %+v; want one signature traced once", s)
+	}
+	c := gojit.CacheStats()
+	if built := c.Compiles + c.DiskHits - before.Compiles - before.DiskHits; built != 1 {
+		t.Errorf("%d kernels built for 6 batch sizes, want 1", built)
+	}
+	// A static dimension still recompiles, and says why.
+	x := make([]float32, 2*(n+1))
+	if _, err := f.Call(gojit.FromFloat32(x, 2, n+1), gojit.New(gojit.Float32, n+1), gojit.New(gojit.Float32, n+1)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.Stats().LastMiss, "arg 0 shape [?,48] → [?,49]; arg 1 shape [48] → [49]; arg 2 shape [48] → [49]"; got != want {
+		t.Errorf("LastMiss = %q, want %q", got, want)
+	}
+}
+
+func TestDynamicDimErrors(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: dynamic dimensions only apply to compiled code")
+	}
+	pair := func(x, y *gojit.Tensor) *gojit.Tensor { return x.Add(y) }
+	f, _ := gojit.Compile(pair, gojit.WithDynamicDim(0, 0), gojit.WithDynamicDim(1, 0))
+	if _, err := f.Call(gojit.New(gojit.Float32, 4, 2), gojit.New(gojit.Float32, 4, 2)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.Call(gojit.New(gojit.Float32, 4, 2), gojit.New(gojit.Float32, 5, 2))
+	if err == nil || !strings.Contains(err.Error(), "dynamic axes differ: argument 0 axis 0 is 4, argument 1 axis 0 is 5") {
+		t.Errorf("mismatched batch sizes: %v", err)
+	}
+	g, _ := gojit.Compile(pair, gojit.WithDynamicDim(0, 3))
+	_, err = g.Call(gojit.New(gojit.Float32, 4, 2), gojit.New(gojit.Float32, 4, 2))
+	if err == nil || !strings.Contains(err.Error(), "no axis 3 to make dynamic") {
+		t.Errorf("axis out of range: %v", err)
+	}
+	colSum := func(x *gojit.Tensor) *gojit.Tensor { return x.Sum(0) }
+	h, _ := gojit.Compile(colSum, gojit.WithDynamicDim(0, 0))
+	_, err = h.Call(gojit.New(gojit.Float32, 4, 2))
+	if err == nil || !strings.Contains(err.Error(), "reduce_sum") || !strings.Contains(err.Error(), "depends on the dynamic size") {
+		t.Errorf("sum over the dynamic axis: %v", err)
+	}
+}
+
+func TestDynamicDimInterpreted(t *testing.T) {
+	f, _ := gojit.Compile(dense, gojit.WithDynamicDim(0, 0), gojit.WithInterpreter())
+	for _, b := range []int{2, 5} {
+		x := make([]float32, b*4)
+		for i := range x {
+			x[i] = float32(i) - 3
+		}
+		w, bias := []float32{1, -1, 2, 0.5}, []float32{0, 1, -1, 0}
+		out, err := f.Call(gojit.FromFloat32(x, b, 4), gojit.FromFloat32(w, 4), gojit.FromFloat32(bias, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _ := denseRef(x, w, bias, b, 4)
+		for i, v := range out[0].Float32() {
+			if v != y[i] {
+				t.Fatalf("b=%d: y[%d] = %v, want %v", b, i, v, y[i])
+			}
+		}
+	}
+}
