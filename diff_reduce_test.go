@@ -387,3 +387,59 @@ func TestDiffIotaFull(t *testing.T) {
 
 // ---------------------------------------------------------------------------
 // Fused multi-op chains.
+
+// TestDiffRowNests covers the plans in which a reduction and the
+// elementwise groups that use it run in one loop over rows
+// (passes.Plan.Nests): softmax, layer norm, row normalization, argmax
+// masks, with row-local and materialized intermediates, at sizes the
+// runtime splits across threads. The inputs are small integers, so the
+// plain sums are exact in any order and those results must be
+// bit-identical; softmax and layer norm divide by a reassociated sum of
+// non-negative terms (sumChainULPs).
+func TestDiffRowNests(t *testing.T) {
+	ints := func(dt gojit.DType, seed uint64, shape ...int) *gojit.Array {
+		x := randArray(gojit.Int32, seed, 0, shape...)
+		comp, _, cerr, _ := runBoth(t, func(x *gojit.Tensor) *gojit.Tensor {
+			return x.Sub(x.Div(gojit.Scalar(64)).Mul(gojit.Scalar(64))).Cast(dt)
+		}, []any{x})
+		if cerr != nil {
+			t.Fatal(cerr)
+		}
+		return comp[0]
+	}
+	cases := []dcase{
+		{name: "softmax", ulps: sumChainULPs, f: func(in []*gojit.Tensor) *gojit.Tensor { return softmax(in[0].Mul(gojit.Scalar(0.125))) }},
+		// Without the shift: adding beta can cancel, which turns a relative
+		// difference into any number of ulps.
+		{name: "layer_norm", ulps: sumChainULPs, f: func(in []*gojit.Tensor) *gojit.Tensor { return layerNorm(in[0], in[1], gojit.Scalar(0)) }},
+		{name: "row_normalize_and_max", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			x := in[0].Abs().Add(gojit.Scalar(1))
+			return x.Div(x.Reduce(gojit.ReduceSum, true, -1)).Add(x.Reduce(gojit.ReduceMax, true, 1))
+		}},
+		{name: "center_then_column_sum", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			d := in[0].Sub(in[0].Reduce(gojit.ReduceMin, true, -1))
+			return d.Sum(0).Add(d.Sum(1).Sum())
+		}},
+		{name: "argmax_mask", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			am := in[0].ArgMax(-1).ExpandDims(-1)
+			cols := gojit.Iota(gojit.Int64, 1, in[0].Shape()...)
+			return gojit.Where(cols.Equal(am), in[0], gojit.Scalar(0)).Sum(-1)
+		}},
+		{name: "two_nests_by_transpose", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			s := in[0].Reduce(gojit.ReduceSum, true, -1)
+			y := in[0].Sub(s)
+			return y.Mul(y.Reduce(gojit.ReduceMax, true, -1)).Sum(0)
+		}},
+		{name: "rank3_rows", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			x := in[0].Reshape(in[0].Shape()[0], 2, -1)
+			return x.Sub(x.Reduce(gojit.ReduceMean, true, 1, 2)).Mul(x.Reduce(gojit.ReduceMax, true, 2))
+		}},
+	}
+	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64} {
+		for _, shape := range [][]int{{16, 8}, {33, 66}, {300, 256}} {
+			t.Run(dt.String()+"_"+shapeName(shape), func(t *testing.T) {
+				checkDiff(t, cases, ints(dt, 11, shape...), ints(dt, 12, shape[1]), ints(dt, 13, shape[1]))
+			})
+		}
+	}
+}

@@ -55,6 +55,12 @@ const powF64ULPs = 1024
 // sum and a division.
 const chainULPs = 16
 
+// sumChainULPs is the tolerance of chains through a reassociated float sum
+// of non-negative terms (a softmax denominator, a variance): the sum's
+// relative error is at most n*eps_T in any order (sumBound), a few ulps in
+// practice, and the division or rsqrt after it keeps that relative error.
+const sumChainULPs = 64
+
 var allDTypes = []gojit.DType{gojit.Bool, gojit.Uint8, gojit.Int32, gojit.Int64, gojit.Float32, gojit.Float64}
 var numDTypes = []gojit.DType{gojit.Uint8, gojit.Int32, gojit.Int64, gojit.Float32, gojit.Float64}
 

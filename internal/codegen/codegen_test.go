@@ -62,6 +62,19 @@ var goldenCases = map[string]string{
   %2 = reduce_max %0 axes=[0] : f32[4,8]
   return %1, %2
 }`,
+	"softmax_nest": `graph {
+  %0 = param 0 : f32[16,8]
+  %1 = reduce_max %0 axes=[1] : f32[16]
+  %2 = reshape %1 : f32[16,1]
+  %3 = broadcast %2 : f32[16,8]
+  %4 = sub %0, %3 : f32[16,8]
+  %5 = exp %4 : f32[16,8]
+  %6 = reduce_sum %5 axes=[1] : f32[16]
+  %7 = reshape %6 : f32[16,1]
+  %8 = broadcast %7 : f32[16,8]
+  %9 = div %5, %8 : f32[16,8]
+  return %9
+}`,
 	"matmul_cast": `graph {
   %0 = param 0 : f32[2,3,4]
   %1 = param 1 : f32[2,4,5]

@@ -3,7 +3,8 @@
 // golden files under testdata/ in tests, so the code generator is tested on
 // machines without LLVM.
 //
-// Each group of the plan becomes one internal function
+// Each group of the plan (or nest of groups, below) becomes one internal
+// function
 //
 //	void @ENTRY.gK(ptr noalias readonly %in..., ptr noalias %out, i64 %start, i64 %end)
 //
@@ -18,6 +19,15 @@
 // loops over the reduced axes with its accumulator in an entry-block
 // alloca; a matmul root computes one output row per outer iteration with
 // the k loop outside the j loop so the innermost loop streams rows.
+//
+// A nest of several groups (passes.Plan.Nests: a reduction and the
+// elementwise groups that use it, as in softmax or layer norm) becomes one
+// function whose outer loop runs over rows; inside it each group runs its
+// own loops over that row, in order, so a row is read from memory once and
+// its intermediates stay in L1. Values only the nest uses (row-local) live
+// in one-row scratch allocas rather than in memory the runtime allocates;
+// the nest's other results are output parameters, which later groups of
+// the nest also read from (never a second, noalias, input pointer).
 //
 // The module has two exported entry points: ENTRY(ptr %args), which runs
 // every group in order over its whole range, and ENTRY.range(ptr %args,

@@ -16,25 +16,27 @@ import (
 //	void ENTRY(ptr %args)
 //
 // where args points to one buffer pointer per slot, and one internal
-// function per fused group, called in order.
+// function per nest of fused groups (passes.Plan.Nests), called in order.
 type Module struct {
 	Text  string
 	Entry string
 	// Slots[i] is the value whose buffer args[i] points to: the parameters
-	// in order, then the group results in execution order.
+	// in order, then the group results in execution order, except the
+	// row-local ones, which live in scratch rows inside their nest.
 	Slots []ir.Value
 	// RangeEntry is a second entry point,
 	//
 	//	void RANGE(ptr %args, i64 %group, i64 %start, i64 %end)
 	//
-	// that runs one group over part of its outer loop, so the runtime can
-	// split a large group across threads.
+	// that runs one nest over part of its outer loop, so the runtime can
+	// split a large nest across threads.
 	RangeEntry string
-	// Groups describes each group's outer loop, in execution order.
+	// Groups describes each nest's outer loop, in execution order.
 	Groups []Group
 }
 
-// Group is one fused loop nest as the runtime sees it.
+// Group is one loop nest as the runtime sees it: one fused group, or
+// several sharing a loop over rows.
 type Group struct {
 	Extent int // the outer loop runs over [0, Extent)
 	Work   int // elements visited in all, to decide whether to split it
@@ -58,6 +60,9 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		slots = append(slots, v)
 	}
 	for _, r := range p.Roots {
+		if p.RowLocal[r] {
+			continue // a scratch row inside its nest's function
+		}
 		slot[r] = len(slots)
 		slots = append(slots, r)
 	}
@@ -66,26 +71,35 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 	decls := map[string]string{}
 	var calls, cases, rangeCalls []string
 	var groups []Group
-	for gi, r := range p.Roots {
-		gr := &group{p: p, g: g, root: r, argName: map[ir.Value]string{}}
+	for gi, nest := range p.Nests {
+		gr := &unit{argName: map[ir.Value]string{}}
 		name := fmt.Sprintf("%s.g%d", entry, gi)
-		body, extent := gr.emit()
-		fmt.Fprintf(&out, "; group %d computes %s\n", gi, ir.FormatNode(g, r))
+		body, extent, outs := gr.emitNest(p, nest)
+		wk := 0
+		for _, k := range nest {
+			r := p.Roots[k]
+			fmt.Fprintf(&out, "; group %d computes %s\n", k, ir.FormatNode(g, r))
+			wk += work(g, r)
+		}
 		fmt.Fprintf(&out, "define internal void @%s(", name)
 		var actuals []string
 		for _, in := range gr.inputs {
 			fmt.Fprintf(&out, "ptr noalias readonly %s, ", gr.argName[in])
 			actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[in]))
 		}
-		fmt.Fprintf(&out, "ptr noalias %%out, i64 %%start, i64 %%end) #1 {\n")
+		for _, r := range outs {
+			fmt.Fprintf(&out, "ptr noalias %s, ", outName(len(nest), r))
+			actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[r]))
+		}
+		fmt.Fprintf(&out, "i64 %%start, i64 %%end) #1 {\n")
 		out.WriteString(body)
 		out.WriteString("}\n\n")
-		actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[r]), "i64 0", "i64 "+strconv.Itoa(extent))
+		actuals = append(actuals, "i64 0", "i64 "+strconv.Itoa(extent))
 		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(actuals, ", ")))
 		actuals[len(actuals)-2], actuals[len(actuals)-1] = "i64 %start", "i64 %end"
 		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", gi, gi))
 		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", gi, name, strings.Join(actuals, ", ")))
-		groups = append(groups, Group{Extent: extent, Work: work(g, r)})
+		groups = append(groups, Group{Extent: extent, Work: wk})
 		for k, d := range gr.decls {
 			decls[k] = d
 		}
@@ -137,40 +151,64 @@ func work(g *ir.Graph, r ir.Value) int {
 	return n.Shape.Size()
 }
 
-// group emits the function computing one plan root.
-type group struct {
+// unit is the function computing one nest of groups.
+type unit struct {
 	fn
-	p       *passes.Plan
-	g       *ir.Graph
-	root    ir.Value
 	inputs  []ir.Value // materialized values read, in first-use order
 	argName map[ir.Value]string
 	allocas strings.Builder
+	// row is the induction variable of the nest's loop over rows, "" when
+	// the nest is a single group with its own outer loop.
+	row string
+	// local maps the row-local values of the nest to their scratch row.
+	local map[ir.Value]localRow
+	// outOf maps the other values the nest computes to their output
+	// parameter, which later groups of the nest read them from: passing
+	// the buffer again as a noalias input would break noalias.
+	outOf map[ir.Value]string
 }
 
-// emit writes the function body and returns it with the extent of the
-// outer loop (the %end the entry passes).
-func (gr *group) emit() (string, int) {
-	gr.memo = map[string]string{}
-	gr.block("entry")
+// localRow is the scratch buffer of a row-local value: buf holds one row,
+// the row whose first element has linear offset off.
+type localRow struct{ buf, off string }
+
+// group emits the loop nest computing one plan root inside a unit.
+type group struct {
+	*unit
+	p    *passes.Plan
+	g    *ir.Graph
+	root ir.Value
+	out  string // the root's buffer parameter
+}
+
+// emitBody writes the group's loops and returns the extent of its outer
+// loop (the %end the entry passes when the group is alone in its nest).
+func (gr *group) emitBody() int {
 	n := &gr.g.Nodes[gr.root]
-	var extent int
 	switch n.Op.Kind() {
 	case ir.KindReduce, ir.KindArgReduce:
-		extent = gr.emitReduce(n)
+		return gr.emitReduce(n)
 	case ir.KindMatMul:
-		extent = gr.emitMatMul(n)
-	default:
-		extent = gr.emitMap(n)
+		return gr.emitMatMul(n)
 	}
-	gr.stmt("ret void")
-	body := gr.b.String()
-	// Accumulators live in allocas in the entry block, where mem2reg and
-	// SROA promote them to registers.
-	if gr.allocas.Len() > 0 {
-		body = strings.Replace(body, "entry:\n", "entry:\n"+gr.allocas.String(), 1)
+	return gr.emitMap(n)
+}
+
+// storeRoot stores v at linear offset off of the root's buffer.
+func (gr *group) storeRoot(dt ir.DType, off, v string) {
+	if l, ok := gr.local[gr.root]; ok {
+		gr.store(dt, l.buf, gr.ins("sub nuw nsw i64 %s, %s", off, l.off), v)
+		return
 	}
-	return body, extent
+	gr.store(dt, gr.out, off, v)
+}
+
+// loadRoot loads the root's element at linear offset off.
+func (gr *group) loadRoot(dt ir.DType, off string) string {
+	if l, ok := gr.local[gr.root]; ok {
+		return gr.loadAt(dt, l.buf, gr.ins("sub nuw nsw i64 %s, %s", off, l.off))
+	}
+	return gr.loadAt(dt, gr.out, off)
 }
 
 // loops opens one loop per dimension of shape, the outermost over
@@ -182,6 +220,10 @@ func (gr *group) loops(key string, shape ir.Shape) ([]*loop, *index) {
 	for k, d := range shape {
 		start, end := "0", strconv.Itoa(d)
 		if k == 0 {
+			if gr.row != "" {
+				ix.dims[0] = gr.row
+				continue
+			}
 			start, end = "%start", "%end"
 		}
 		l := gr.openLoop(start, end)
@@ -216,7 +258,14 @@ func (gr *group) emitMap(n *ir.Node) int {
 	extent := extentOf(n.Shape)
 	if gr.flat(gr.root) {
 		extent = n.Shape.Size()
-		l := gr.openLoop("%start", "%end")
+		start, end := "%start", "%end"
+		if gr.row != "" {
+			// One row of the nest: a contiguous run of the flat range.
+			per := extent / n.Shape[0]
+			start = gr.ins("mul nuw nsw i64 %s, %d", gr.row, per)
+			end = gr.ins("add nuw nsw i64 %s, %d", start, per)
+		}
+		l := gr.openLoop(start, end)
 		ls = []*loop{l}
 		ix = newIndex("r", n.Shape)
 		ix.lin = l.iv
@@ -224,7 +273,7 @@ func (gr *group) emitMap(n *ir.Node) int {
 		ls, ix = gr.loops("r", n.Shape)
 	}
 	v := gr.compute(gr.root, ix)
-	gr.store(n.DType, "%out", gr.linear(ix), v)
+	gr.storeRoot(n.DType, gr.linear(ix), v)
 	gr.closeLoops(ls)
 	return extent
 }
@@ -271,6 +320,9 @@ func (gr *group) loadAt(dt ir.DType, buf, off string) string {
 
 // buf returns the function parameter holding a materialized value's buffer.
 func (gr *group) buf(v ir.Value) string {
+	if name, ok := gr.outOf[v]; ok {
+		return name
+	}
 	if name, ok := gr.argName[v]; ok {
 		return name
 	}
@@ -293,7 +345,11 @@ func (gr *group) value(v ir.Value, ix *index) string {
 	}
 	var s string
 	if gr.p.Materialized[v] && v != gr.root {
-		s = gr.loadAt(n.DType, gr.buf(v), gr.linear(ix))
+		if l, ok := gr.local[v]; ok {
+			s = gr.loadAt(n.DType, l.buf, gr.ins("sub nuw nsw i64 %s, %s", gr.linear(ix), l.off))
+		} else {
+			s = gr.loadAt(n.DType, gr.buf(v), gr.linear(ix))
+		}
 	} else {
 		s = gr.compute(v, ix)
 	}
@@ -442,7 +498,7 @@ func zeroLit(dt ir.DType) string {
 }
 
 // alloca reserves an entry-block slot of LLVM type t.
-func (gr *group) alloca(t string) string {
+func (gr *unit) alloca(t string) string {
 	gr.tmp++
 	name := "%acc" + strconv.Itoa(gr.tmp)
 	fmt.Fprintf(&gr.allocas, "  %s = alloca %s\n", name, t)

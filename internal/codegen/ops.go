@@ -67,6 +67,9 @@ func (f *fn) unary(op ir.Op, dt ir.DType, x string) string {
 		}
 		return f.call(t, "llvm.abs."+t, []string{t, "i1"}, x, "false")
 	case ir.OpExp:
+		if dt == ir.Float32 {
+			return f.expf(x)
+		}
 		return f.intrinsic1("exp", dt, x)
 	case ir.OpLog:
 		return f.intrinsic1("log", dt, x)
@@ -80,10 +83,18 @@ func (f *fn) unary(op ir.Op, dt ir.DType, x string) string {
 		s := f.intrinsic1("sqrt", dt, x)
 		return f.ins("fdiv %s %s, %s", t, floatLit(dt, 1), s)
 	case ir.OpTanh:
+		if dt == ir.Float32 {
+			return f.tanhf(x)
+		}
 		return f.libm("tanh", dt, x)
 	case ir.OpSigmoid:
 		nx := f.ins("fneg %s %s", t, x)
-		e := f.intrinsic1("exp", dt, nx)
+		var e string
+		if dt == ir.Float32 {
+			e = f.expf(nx)
+		} else {
+			e = f.intrinsic1("exp", dt, nx)
+		}
 		d := f.ins("fadd %s %s, %s", t, floatLit(dt, 1), e)
 		return f.ins("fdiv %s %s, %s", t, floatLit(dt, 1), d)
 	case ir.OpFloor, ir.OpCeil, ir.OpRound:

@@ -86,9 +86,9 @@ func (gr *group) emitReduce(n *ir.Node) int {
 	}
 	gr.closeLoops(inner)
 	if idx != "" {
-		gr.store(ir.Int64, "%out", outOff, gr.ins("load i64, ptr %s", idx))
+		gr.storeRoot(ir.Int64, outOff, gr.ins("load i64, ptr %s", idx))
 	} else {
-		gr.store(dt, "%out", outOff, gr.ins("load %s, ptr %s", t, acc))
+		gr.storeRoot(dt, outOff, gr.ins("load %s, ptr %s", t, acc))
 	}
 	gr.closeLoops(outer)
 	return extentOf(n.Shape)
@@ -140,8 +140,13 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 	openAxis := func(k int) {
 		start, end := "0", strconv.Itoa(shape[k])
 		if k == 0 && !isRed[0] {
-			start, end = "%start", "%end"
 			extent = shape[0]
+			if gr.row != "" {
+				in.dims[0] = gr.row
+				outDims = append(outDims, gr.row)
+				return
+			}
+			start, end = "%start", "%end"
 		}
 		l := gr.openLoop(start, end)
 		ls = append(ls, l)
@@ -170,7 +175,7 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 		}
 	}
 	init := gr.openLoop("0", strconv.Itoa(block))
-	gr.store(dt, "%out", gr.ins("add nuw nsw i64 %s, %s", base, init.iv), reduceInit(n.Op, dt))
+	gr.storeRoot(dt, gr.ins("add nuw nsw i64 %s, %s", base, init.iv), reduceInit(n.Op, dt))
 	gr.closeLoop(init)
 	for k := first; k < rank; k++ {
 		openAxis(k)
@@ -179,9 +184,9 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 	copy(oix.dims, outDims)
 	off := gr.linear(oix)
 	x := gr.value(a, in)
-	cur := gr.loadAt(dt, "%out", off)
+	cur := gr.loadRoot(dt, off)
 	op := map[ir.Op]ir.Op{ir.OpReduceSum: ir.OpAdd, ir.OpReduceProd: ir.OpMul, ir.OpReduceMax: ir.OpMax, ir.OpReduceMin: ir.OpMin}[n.Op]
-	gr.store(dt, "%out", off, gr.binary(op, dt, cur, x))
+	gr.storeRoot(dt, off, gr.binary(op, dt, cur, x))
 	gr.closeLoops(ls)
 	return extent
 }
@@ -243,7 +248,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	aRow := gr.ins("mul nuw nsw i64 %s, %d", row.iv, K)
 
 	j := gr.openLoop("0", strconv.Itoa(N))
-	gr.store(dt, "%out", gr.ins("add nuw nsw i64 %s, %s", outRow, j.iv), zero)
+	gr.store(dt, gr.out, gr.ins("add nuw nsw i64 %s, %s", outRow, j.iv), zero)
 	gr.closeLoop(j)
 
 	k := gr.openLoop("0", strconv.Itoa(K))
@@ -252,10 +257,10 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	bRow := gr.ins("add nuw nsw i64 %s, %s", bBase, kOff)
 	j = gr.openLoop("0", strconv.Itoa(N))
 	oOff := gr.ins("add nuw nsw i64 %s, %s", outRow, j.iv)
-	o := gr.loadAt(dt, "%out", oOff)
+	o := gr.loadAt(dt, gr.out, oOff)
 	bkj := gr.loadAt(dt, B, gr.ins("add nuw nsw i64 %s, %s", bRow, j.iv))
 	prod := gr.binary(ir.OpMul, dt, aik, bkj)
-	gr.store(dt, "%out", oOff, gr.binary(ir.OpAdd, dt, o, prod))
+	gr.store(dt, gr.out, oOff, gr.binary(ir.OpAdd, dt, o, prod))
 	gr.closeLoop(j)
 	gr.closeLoop(k)
 	gr.closeLoop(row)

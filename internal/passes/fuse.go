@@ -24,6 +24,17 @@ type Plan struct {
 	// parameters, dead values, and cheap sources (const, iota) that any group
 	// recomputes where it needs them.
 	Group []int
+	// Nests partitions the groups (indices into Roots, in execution order)
+	// into loop nests. A nest of several groups runs them inside one outer
+	// loop over rows (dimension 0 of every group's iteration space): each
+	// group reads rows of the nest's earlier groups only at the row being
+	// computed, so row r of every group is done before row r+1 starts and a
+	// row's intermediates stay in cache (see rowNests).
+	Nests [][]int
+	// RowLocal[v] reports a materialized value that lives one row at a
+	// time in a scratch buffer of its nest: no later nest and no output
+	// reads it, and its rows are small.
+	RowLocal []bool
 }
 
 // Fuse builds the plan for g, which must be compacted (no dead nodes). The
@@ -122,6 +133,7 @@ func Fuse(g *ir.Graph) *Plan {
 			p.Group[i] = -1
 		}
 	}
+	p.rowNests(isOut, users)
 	return p
 }
 
@@ -143,7 +155,8 @@ func cheapIndexing(g *ir.Graph, v ir.Value) bool {
 	return false
 }
 
-// String prints the plan: one line per group with the values it computes.
+// String prints the plan: one line per group with the values it computes,
+// then one line per nest of several groups (row-local values marked *).
 func (p *Plan) String() string {
 	var b strings.Builder
 	for gi, r := range p.Roots {
@@ -152,6 +165,21 @@ func (p *Plan) String() string {
 			if p.Group[v] == gi {
 				fmt.Fprintf(&b, " %%%d", v)
 			}
+		}
+		b.WriteByte('\n')
+	}
+	for _, n := range p.Nests {
+		if len(n) < 2 {
+			continue
+		}
+		b.WriteString("nest:")
+		for _, gi := range n {
+			r := p.Roots[gi]
+			mark := ""
+			if p.RowLocal[r] {
+				mark = "*"
+			}
+			fmt.Fprintf(&b, " %d%s", gi, mark)
 		}
 		b.WriteByte('\n')
 	}

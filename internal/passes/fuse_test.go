@@ -119,3 +119,94 @@ func TestFuse(t *testing.T) {
 		})
 	}
 }
+
+func TestRowNests(t *testing.T) {
+	for _, tc := range []struct {
+		name, graph string
+		want        string // Plan.String()
+	}{
+		{
+			name: "softmax is one nest with row-local intermediates",
+			graph: `graph {
+  %0 = param 0 : f32[16,8]
+  %1 = reduce_max %0 axes=[1] : f32[16]
+  %2 = reshape %1 : f32[16,1]
+  %3 = broadcast %2 : f32[16,8]
+  %4 = sub %0, %3 : f32[16,8]
+  %5 = exp %4 : f32[16,8]
+  %6 = reduce_sum %5 axes=[1] : f32[16]
+  %7 = reshape %6 : f32[16,1]
+  %8 = broadcast %7 : f32[16,8]
+  %9 = div %5, %8 : f32[16,8]
+  return %9
+}`,
+			want: "group 0 -> %1 (reduce_max): %1\ngroup 1 -> %5 (exp): %2 %3 %4 %5\ngroup 2 -> %6 (reduce_sum): %6\ngroup 3 -> %9 (div): %7 %8 %9\nnest: 0* 1* 2* 3\n",
+		},
+		{
+			name: "a value read across rows starts a new nest",
+			graph: `graph {
+  %0 = param 0 : f32[16,8]
+  %1 = reduce_sum %0 axes=[1] : f32[16]
+  %2 = reshape %1 : f32[16,1]
+  %3 = transpose %0 axes=[1,0] : f32[8,16]
+  %4 = reshape %3 : f32[16,8]
+  %5 = broadcast %2 : f32[16,8]
+  %6 = add %4, %5 : f32[16,8]
+  return %6
+}`,
+			want: "group 0 -> %1 (reduce_sum): %1\ngroup 1 -> %6 (add): %2 %3 %4 %5 %6\nnest: 0* 1\n",
+		},
+		{
+			name: "a reduction result read whole by every row is not row-local",
+			graph: `graph {
+  %0 = param 0 : f32[16,8]
+  %1 = reduce_sum %0 axes=[0] : f32[8]
+  %2 = broadcast %1 : f32[16,8]
+  %3 = mul %0, %2 : f32[16,8]
+  return %3
+}`,
+			want: "group 0 -> %1 (reduce_sum): %1\ngroup 1 -> %3 (mul): %2 %3\n",
+		},
+		{
+			name: "an output of the nest stays in memory; short rows do not nest",
+			graph: `graph {
+  %0 = param 0 : f32[16,8]
+  %1 = reduce_max %0 axes=[1] : f32[16]
+  %2 = reshape %1 : f32[16,1]
+  %3 = broadcast %2 : f32[16,8]
+  %4 = sub %0, %3 : f32[16,8]
+  %5 = param 1 : f32[16,4]
+  %6 = reduce_sum %5 axes=[1] : f32[16]
+  %7 = reshape %6 : f32[16,1]
+  %8 = broadcast %7 : f32[16,4]
+  %9 = div %5, %8 : f32[16,4]
+  return %1, %4, %9
+}`,
+			want: "group 0 -> %1 (reduce_max): %1\ngroup 1 -> %4 (sub): %2 %3 %4\ngroup 2 -> %6 (reduce_sum): %6\ngroup 3 -> %9 (div): %7 %8 %9\nnest: 0 1\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ir.Parse(tc.graph)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := Fuse(g)
+			if got := p.String(); got != tc.want {
+				t.Errorf("plan:\n%s\nwant:\n%s", got, tc.want)
+			}
+			// The nests partition the groups in execution order.
+			var order []int
+			for _, n := range p.Nests {
+				order = append(order, n...)
+			}
+			for i, gi := range order {
+				if gi != i {
+					t.Fatalf("nests %v do not list the groups in order", p.Nests)
+				}
+			}
+			if len(order) != len(p.Roots) {
+				t.Fatalf("nests %v cover %d of %d groups", p.Nests, len(order), len(p.Roots))
+			}
+		})
+	}
+}

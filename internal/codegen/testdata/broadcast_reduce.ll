@@ -20,7 +20,7 @@ body4:
   %t10 = getelementptr inbounds float, ptr %in1, i64 %i5
   %t11 = load float, ptr %t10
   %t12 = fadd float %t9, %t11
-  %t13 = call float @llvm.exp.f32(float %t12)
+  %t13 = call float @gojit.expf(float %t12)
   %t14 = load float, ptr %acc3
   %t15 = fadd reassoc float %t14, %t13
   store float %t15, ptr %acc3
@@ -72,7 +72,90 @@ done:
   ret void
 }
 
-declare float @llvm.exp.f32(float)
+define internal double @gojit.exp.core(double %c) alwaysinline nounwind {
+entry:
+  %v1 = fmul double %c, 0x3FF71547652B82FE
+  %v2 = call double @llvm.rint.f64(double %v1)
+  %v3 = fmul double %v2, 0x3FE62E42FEE00000
+  %v4 = fsub double %c, %v3
+  %v5 = fmul double %v2, 0x3DEA39EF35793C76
+  %v6 = fsub double %v4, %v5
+  %v7 = fmul double 0x3E927E4FB7789F5C, %v6
+  %v8 = fadd double %v7, 0x3EC71DE3A556C734
+  %v9 = fmul double %v8, %v6
+  %v10 = fadd double %v9, 0x3EFA01A01A01A01A
+  %v11 = fmul double %v10, %v6
+  %v12 = fadd double %v11, 0x3F2A01A01A01A01A
+  %v13 = fmul double %v12, %v6
+  %v14 = fadd double %v13, 0x3F56C16C16C16C17
+  %v15 = fmul double %v14, %v6
+  %v16 = fadd double %v15, 0x3F81111111111111
+  %v17 = fmul double %v16, %v6
+  %v18 = fadd double %v17, 0x3FA5555555555555
+  %v19 = fmul double %v18, %v6
+  %v20 = fadd double %v19, 0x3FC5555555555555
+  %v21 = fmul double %v20, %v6
+  %v22 = fadd double %v21, 0x3FE0000000000000
+  %v23 = fmul double %v22, %v6
+  %v24 = fadd double %v23, 0x3FF0000000000000
+  %v25 = fmul double %v24, %v6
+  %v26 = fadd double %v25, 0x3FF0000000000000
+  %v27 = fptosi double %v2 to i64
+  %v28 = add nsw i64 %v27, 1023
+  %v29 = shl i64 %v28, 52
+  %v30 = bitcast i64 %v29 to double
+  %v31 = fmul double %v26, %v30
+  ret double %v31
+}
+
+define internal float @gojit.expf(float %x) alwaysinline nounwind {
+entry:
+  %v1 = fpext float %x to double
+  %v2 = call double @llvm.maxnum.f64(double %v1, double 0xC05A000000000000)
+  %v3 = call double @llvm.minnum.f64(double %v2, double 0x4056400000000000)
+  %v4 = call double @gojit.exp.core(double %v3)
+  %v5 = fptrunc double %v4 to float
+  %v6 = fcmp uno float %x, %x
+  %v7 = select i1 %v6, float %x, float %v5
+  ret float %v7
+}
+
+define internal float @gojit.tanhf(float %x) alwaysinline nounwind {
+entry:
+  %v1 = fpext float %x to double
+  %v2 = call double @llvm.fabs.f64(double %v1)
+  %v3 = call double @llvm.minnum.f64(double %v2, double 0x4034000000000000)
+  %v4 = fmul double %v3, 0x4000000000000000
+  %v5 = call double @gojit.exp.core(double %v4)
+  %v6 = fadd double %v5, 0x3FF0000000000000
+  %v7 = fdiv double 0x4000000000000000, %v6
+  %v8 = fsub double 0x3FF0000000000000, %v7
+  %v9 = fmul double %v3, %v3
+  %v10 = fmul double 0xBF8226E355E6C23D, %v9
+  %v11 = fadd double %v10, 0x3F9664F4882C10FA
+  %v12 = fmul double %v11, %v9
+  %v13 = fadd double %v12, 0xBFABA1BA1BA1BA1C
+  %v14 = fmul double %v13, %v9
+  %v15 = fadd double %v14, 0x3FC1111111111111
+  %v16 = fmul double %v15, %v9
+  %v17 = fadd double %v16, 0xBFD5555555555555
+  %v18 = fmul double %v17, %v9
+  %v19 = fadd double %v18, 0x3FF0000000000000
+  %v20 = fmul double %v3, %v19
+  %v21 = fcmp olt double %v3, 0x3FA47AE147AE147B
+  %v22 = select i1 %v21, double %v20, double %v8
+  %v23 = call double @llvm.copysign.f64(double %v22, double %v1)
+  %v24 = fptrunc double %v23 to float
+  %v25 = fcmp uno float %x, %x
+  %v26 = select i1 %v25, float %x, float %v24
+  ret float %v26
+}
+
+declare double @llvm.copysign.f64(double, double)
+declare double @llvm.fabs.f64(double)
+declare double @llvm.maxnum.f64(double, double)
+declare double @llvm.minnum.f64(double, double)
+declare double @llvm.rint.f64(double)
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline }

@@ -1,0 +1,160 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Vectorizable float32 exp and tanh.
+//
+// LLVM lowers llvm.exp.f32 and tanhf to scalar libm calls, which keep the
+// loop vectorizer from vectorizing any loop that uses them. For float32
+// the module instead carries its own definitions, straight-line code with
+// no calls, branches or table lookups, marked alwaysinline so the inliner
+// pastes them into the loop before the vectorizer runs. They work in
+// float64 and round once to float32, as the interpreter does
+// (float32(math.Exp(float64(x)))): the float64 result is accurate to a few
+// units of 1e-16, so the float32 result is the correctly rounded one
+// except in rare near-ties, where it is one ulp away. float64 exp and tanh
+// still call the library.
+//
+// exp: x is clamped to [-104, 89], where exp is 0 and +Inf once rounded to
+// float32, then x = n*ln2 + r with n = rint(x*log2(e)) and |r| <= ln2/2
+// (ln2 split in two parts, Cody and Waite, so n*ln2hi is exact); exp(r) is
+// its Taylor polynomial of degree 10 (truncation error below 3e-13
+// relative), and 2**n is built from its exponent bits. NaN is passed
+// through by a final select.
+//
+// tanh: tanh(x) = sign(x)*(1 - 2/(exp(2|x|)+1)) with |x| clamped to 20
+// (tanh is 1 in float32 long before), and for |x| < 0.04, where that
+// form cancels, the odd Taylor series to x**11.
+
+const (
+	expCore  = "gojit.exp.core"
+	expF32   = "gojit.expf"
+	tanhF32  = "gojit.tanhf"
+	vecAttrs = "alwaysinline nounwind"
+)
+
+// dlit is a float64 LLVM constant.
+func dlit(f float64) string { return floatLit(ir.Float64, f) }
+
+// expf returns exp(x) for a float32 x through the vectorizable definition.
+func (f *fn) expf(x string) string {
+	f.defineVecMath()
+	return f.ins("call float @%s(float %s)", expF32, x)
+}
+
+// tanhf returns tanh(x) for a float32 x through the vectorizable definition.
+func (f *fn) tanhf(x string) string {
+	f.defineVecMath()
+	return f.ins("call float @%s(float %s)", tanhF32, x)
+}
+
+// defineVecMath adds the definitions to the module (once: declarations are
+// keyed by name).
+func (f *fn) defineVecMath() {
+	f.declare(expCore, expCoreDef())
+	f.declare(expF32, expF32Def())
+	f.declare(tanhF32, tanhF32Def())
+	for _, d := range []string{"llvm.rint.f64", "llvm.fabs.f64", "llvm.minnum.f64", "llvm.maxnum.f64"} {
+		args := "double"
+		if strings.Contains(d, "num") {
+			args = "double, double"
+		}
+		f.declare(d, fmt.Sprintf("declare double @%s(%s)", d, args))
+	}
+	f.declare("llvm.copysign.f64", "declare double @llvm.copysign.f64(double, double)")
+}
+
+// straight writes the body of a branch-free helper function.
+type straight struct {
+	b strings.Builder
+	n int
+}
+
+func (s *straight) ins(format string, args ...any) string {
+	s.n++
+	name := fmt.Sprintf("%%v%d", s.n)
+	fmt.Fprintf(&s.b, "  %s = ", name)
+	fmt.Fprintf(&s.b, format, args...)
+	s.b.WriteByte('\n')
+	return name
+}
+
+// expCoreDef defines exp for a finite double c with |c| < 700, computed
+// as 2**n * exp(r).
+func expCoreDef() string {
+	var s straight
+	ln2hi := math.Float64frombits(0x3FE62E42FEE00000)
+	ln2lo := math.Float64frombits(0x3DEA39EF35793C76)
+	t := s.ins("fmul double %%c, %s", dlit(math.Log2E))
+	n := s.ins("call double @llvm.rint.f64(double %s)", t)
+	hi := s.ins("fmul double %s, %s", n, dlit(ln2hi))
+	r0 := s.ins("fsub double %%c, %s", hi)
+	lo := s.ins("fmul double %s, %s", n, dlit(ln2lo))
+	r := s.ins("fsub double %s, %s", r0, lo)
+	// Horner: p = sum r**k/k! for k = 0..10.
+	fact := 1.0
+	coef := make([]float64, 11)
+	for k := range coef {
+		if k > 0 {
+			fact *= float64(k)
+		}
+		coef[k] = 1 / fact
+	}
+	p := dlit(coef[10])
+	for k := 9; k >= 0; k-- {
+		m := s.ins("fmul double %s, %s", p, r)
+		p = s.ins("fadd double %s, %s", m, dlit(coef[k]))
+	}
+	ni := s.ins("fptosi double %s to i64", n)
+	e := s.ins("add nsw i64 %s, 1023", ni)
+	bits := s.ins("shl i64 %s, 52", e)
+	scale := s.ins("bitcast i64 %s to double", bits)
+	res := s.ins("fmul double %s, %s", p, scale)
+	return fmt.Sprintf("define internal double @%s(double %%c) %s {\nentry:\n%s  ret double %s\n}\n", expCore, vecAttrs, s.b.String(), res)
+}
+
+func expF32Def() string {
+	var s straight
+	d := s.ins("fpext float %%x to double")
+	lo := s.ins("call double @llvm.maxnum.f64(double %s, double %s)", d, dlit(-104))
+	c := s.ins("call double @llvm.minnum.f64(double %s, double %s)", lo, dlit(89))
+	e := s.ins("call double @%s(double %s)", expCore, c)
+	r := s.ins("fptrunc double %s to float", e)
+	nan := s.ins("fcmp uno float %%x, %%x")
+	res := s.ins("select i1 %s, float %%x, float %s", nan, r)
+	return fmt.Sprintf("define internal float @%s(float %%x) %s {\nentry:\n%s  ret float %s\n}\n", expF32, vecAttrs, s.b.String(), res)
+}
+
+func tanhF32Def() string {
+	var s straight
+	d := s.ins("fpext float %%x to double")
+	a := s.ins("call double @llvm.fabs.f64(double %s)", d)
+	ac := s.ins("call double @llvm.minnum.f64(double %s, double %s)", a, dlit(20))
+	two := s.ins("fmul double %s, %s", ac, dlit(2))
+	e := s.ins("call double @%s(double %s)", expCore, two)
+	e1 := s.ins("fadd double %s, %s", e, dlit(1))
+	q := s.ins("fdiv double %s, %s", dlit(2), e1)
+	big := s.ins("fsub double %s, %s", dlit(1), q)
+	// Odd series: a*(1 + a2*(c3 + a2*(c5 + ...))).
+	a2 := s.ins("fmul double %s, %s", ac, ac)
+	series := []float64{1, -1.0 / 3, 2.0 / 15, -17.0 / 315, 62.0 / 2835, -1382.0 / 155925}
+	p := dlit(series[len(series)-1])
+	for k := len(series) - 2; k >= 0; k-- {
+		m := s.ins("fmul double %s, %s", p, a2)
+		p = s.ins("fadd double %s, %s", m, dlit(series[k]))
+	}
+	small := s.ins("fmul double %s, %s", ac, p)
+	isSmall := s.ins("fcmp olt double %s, %s", ac, dlit(0.04))
+	y := s.ins("select i1 %s, double %s, double %s", isSmall, small, big)
+	sy := s.ins("call double @llvm.copysign.f64(double %s, double %s)", y, d)
+	r := s.ins("fptrunc double %s to float", sy)
+	nan := s.ins("fcmp uno float %%x, %%x")
+	res := s.ins("select i1 %s, float %%x, float %s", nan, r)
+	return fmt.Sprintf("define internal float @%s(float %%x) %s {\nentry:\n%s  ret float %s\n}\n", tanhF32, vecAttrs, s.b.String(), res)
+}
