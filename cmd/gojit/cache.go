@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -17,15 +18,17 @@ import (
 	"github.com/gojit/gojit/internal/runtime"
 )
 
-// cacheFlags is `gojit cache [-dir DIR] [-json] stats|list|clear`: it
-// inspects or empties the disk cache of compiled kernels.
+// cacheFlags is `gojit cache [flags] stats|list|clear|bench`: it inspects
+// or empties the disk cache of compiled kernels, or benchmarks the cache.
 func cacheFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 	dir := fs.String("dir", "", "cache directory (default $GOJIT_CACHE_DIR or the user cache directory's gojit folder)")
 	asJSON := fs.Bool("json", false, "print machine-readable JSON")
+	rounds := fs.Int("rounds", 3, "bench: fresh processes per measurement (the best counts)")
+	churn := fs.Int("churn", 10000, "bench: distinct compiles for the memory test (0 skips it)")
 	return func() int {
 		args := fs.Args()
 		if len(args) == 0 {
-			fmt.Fprintln(stderr, "gojit cache: missing action: stats, list or clear")
+			fmt.Fprintln(stderr, "gojit cache: missing action: stats, list, clear or bench")
 			fs.Usage()
 			return exitUsage
 		}
@@ -52,8 +55,16 @@ func cacheFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 			return cacheList(d, *asJSON, stdout, stderr)
 		case "clear":
 			return cacheClear(d, stdout, stderr)
+		case "bench":
+			if *rounds < 1 || *churn < 0 {
+				fmt.Fprintln(stderr, "gojit cache bench: -rounds must be at least 1 and -churn at least 0")
+				return exitUsage
+			}
+			return cacheBench(context.Background(), *rounds, *churn, stdout, stderr)
+		case childAction:
+			return cacheChild(d, stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "gojit cache: unknown action %q: want stats, list or clear\n", action)
+		fmt.Fprintf(stderr, "gojit cache: unknown action %q: want stats, list, clear or bench\n", action)
 		return exitUsage
 	}
 }

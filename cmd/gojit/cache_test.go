@@ -88,3 +88,42 @@ func TestCacheCommandErrors(t *testing.T) {
 		t.Errorf("clear on an insecure directory: exit %d, %q", code, errs)
 	}
 }
+
+// TestCacheBenchParts runs the cache benchmark's pieces in process (its
+// fresh-process part re-executes the gojit binary, which a test binary is
+// not): a cold child compiles, a warm one loads, and the churn stays
+// within its 100-kernel limit while checking every kernel's result.
+func TestCacheBenchParts(t *testing.T) {
+	if !hasLLVM() {
+		return
+	}
+	defer gojit.ConfigureCache(gojit.CacheConfig{})
+	dir := filepath.Join(t.TempDir(), "c")
+	var reports []childReport
+	for range 2 {
+		gojit.PurgeCache()
+		before := gojit.CacheStats()
+		var out, errs strings.Builder
+		if code := cacheChild(dir, &out, &errs); code != 0 {
+			t.Fatalf("child: %d %s", code, errs.String())
+		}
+		var r childReport
+		if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
+			t.Fatal(err)
+		}
+		r.Compiles -= before.Compiles
+		r.DiskHits -= before.DiskHits
+		reports = append(reports, r)
+	}
+	if reports[0].Compiles != 1 || reports[1].Compiles != 0 || reports[1].DiskHits != 1 {
+		t.Errorf("cold %+v, warm %+v; want a compile, then a disk hit", reports[0], reports[1])
+	}
+	var out, errs strings.Builder
+	if code := cacheChurn(120, &out, &errs); code != 0 {
+		t.Fatalf("churn: %d %s", code, errs.String())
+	}
+	if c := gojit.CacheStats(); c.Kernels > 100 {
+		t.Errorf("%d kernels loaded under a 100-kernel limit", c.Kernels)
+	}
+	wantContains(t, "churn", out.String(), "compiles", "RSS", "120")
+}

@@ -45,7 +45,7 @@ func init() {
 		{"demo", "[-n N] [-full] [-json]", "trace, fuse and compile a small function; show each stage and time it", demoFlags},
 		{"dump", "[-example NAME] [-stage STAGE] [-n N] [-list]", "print one compilation stage of a built-in example", dumpFlags},
 		{"bench", "[-sizes N,N,...] [-benchtime D] [-json]", "benchmark compiled code against plain Go baselines", benchFlags},
-		{"cache", "[-dir DIR] [-json] stats|list|clear", "inspect or empty the disk cache of compiled kernels", cacheFlags},
+		{"cache", "[-dir DIR] [-json] [-rounds N] [-churn N] stats|list|clear|bench", "inspect or empty the disk cache of compiled kernels, or benchmark the cache", cacheFlags},
 		{"version", "", "print the gojit, LLVM and Go versions and the host CPU", versionFlags},
 		{"help", "[command]", "print this help, or a command's flags", nil},
 	}

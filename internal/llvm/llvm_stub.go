@@ -72,3 +72,6 @@ func (k *Kernel) Lookup(symbol string) (uintptr, error) { return 0, ErrUnavailab
 
 // CallRange panics: there is no kernel to call in this build.
 func CallRange(addr uintptr, args unsafe.Pointer, group, start, end int64) { panic(ErrUnavailable) }
+
+// Init reports ErrUnavailable.
+func Init() error { return ErrUnavailable }
