@@ -12,8 +12,8 @@ import (
 // against Go's float64 math rounded to float32 over a sweep of the whole
 // float32 line: every 97th bit pattern of each sign (NaNs included), plus
 // the regions where the implementation switches method or saturates. The
-// documented tolerance is transULPs; the implementation aims at one ulp,
-// and this test holds it to that.
+// documented tolerance is transULPs; exp and tanh are held to one ulp,
+// and sigmoid, which divides by 1 + exp(-x), to two.
 func TestVecMathF32(t *testing.T) {
 	var xs []float32
 	for b := uint32(0); b < 1<<31; b += 97 * 1024 {
@@ -40,6 +40,7 @@ func TestVecMathF32(t *testing.T) {
 		e := float32(math.Exp(-x))
 		return float64(1 / (1 + e))
 	}}
+	limit := []uint64{1, 1, 2}
 	for k, name := range []string{"exp", "tanh", "sigmoid"} {
 		got := out[k].Float32()
 		worst, bad := uint64(0), 0
@@ -53,13 +54,13 @@ func TestVecMathF32(t *testing.T) {
 				d = ulpDist(ordered32(got[i]), ordered32(w))
 			}
 			worst = max(worst, d)
-			if d > 1 {
+			if d > limit[k] {
 				if bad < 5 {
 					t.Errorf("%s(%g (0x%08x)) = %s, want %s", name, x, math.Float32bits(x), fmtF32(got[i]), fmtF32(w))
 				}
 				bad++
 			}
 		}
-		t.Logf("%s: %d inputs, worst %d ulps, %d beyond 1", name, len(xs), worst, bad)
+		t.Logf("%s: %d inputs, worst %d ulps, %d beyond %d", name, len(xs), worst, bad, limit[k])
 	}
 }

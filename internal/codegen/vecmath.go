@@ -14,23 +14,23 @@ import (
 // loop vectorizer from vectorizing any loop that uses them. For float32
 // the module instead carries its own definitions, straight-line code with
 // no calls, branches or table lookups, marked alwaysinline so the inliner
-// pastes them into the loop before the vectorizer runs. They work in
-// float64 and round once to float32, as the interpreter does
-// (float32(math.Exp(float64(x)))): the float64 result is accurate to a few
-// units of 1e-16, so the float32 result is the correctly rounded one
-// except in rare near-ties, where it is one ulp away. float64 exp and tanh
-// still call the library.
+// pastes them into the loop before the vectorizer runs. float64 exp and
+// tanh still call the library.
 //
-// exp: x is clamped to [-104, 89], where exp is 0 and +Inf once rounded to
+// exp works in float32 arithmetic (16 lanes in an AVX-512 register):
+// x is clamped to [-104, 89], where exp is 0 and +Inf once rounded to
 // float32, then x = n*ln2 + r with n = rint(x*log2(e)) and |r| <= ln2/2
-// (ln2 split in two parts, Cody and Waite, so n*ln2hi is exact); exp(r) is
-// its Taylor polynomial of degree 10 (truncation error below 3e-13
-// relative), and 2**n is built from its exponent bits. NaN is passed
-// through by a final select.
+// (ln2 split in two parts, Cody and Waite); exp(r) is a Taylor polynomial
+// and 2**n is built from exponent bits. It is within one ulp of the
+// interpreter's float32(math.Exp(float64(x))) (TestVecMathF32 sweeps the
+// float32 line); NaN is passed through by a final select.
 //
-// tanh: tanh(x) = sign(x)*(1 - 2/(exp(2|x|)+1)) with |x| clamped to 20
-// (tanh is 1 in float32 long before), and for |x| < 0.04, where that
-// form cancels, the odd Taylor series to x**11.
+// tanh works in float64, where the same reduction (expCoreDef, degree 10)
+// is accurate to a few units of 1e-16, and rounds once to float32:
+// tanh(x) = sign(x)*(1 - 2/(exp(2|x|)+1)) with |x| clamped to 20 (tanh is
+// 1 in float32 long before), and for |x| < 0.04, where that form cancels,
+// the odd Taylor series to x**11. It is the correctly rounded result but
+// in rare near-ties.
 
 const (
 	expCore  = "gojit.exp.core"
@@ -60,12 +60,16 @@ func (f *fn) defineVecMath() {
 	f.declare(expCore, expCoreDef())
 	f.declare(expF32, expF32Def())
 	f.declare(tanhF32, tanhF32Def())
-	for _, d := range []string{"llvm.rint.f64", "llvm.fabs.f64", "llvm.minnum.f64", "llvm.maxnum.f64"} {
-		args := "double"
-		if strings.Contains(d, "num") {
-			args = "double, double"
+	for _, d := range []string{"llvm.rint.f64", "llvm.fabs.f64", "llvm.minnum.f64", "llvm.maxnum.f64", "llvm.rint.f32", "llvm.minnum.f32", "llvm.maxnum.f32"} {
+		t := "double"
+		if strings.HasSuffix(d, "f32") {
+			t = "float"
 		}
-		f.declare(d, fmt.Sprintf("declare double @%s(%s)", d, args))
+		args := t
+		if strings.Contains(d, "num") {
+			args = t + ", " + t
+		}
+		f.declare(d, fmt.Sprintf("declare %s @%s(%s)", t, d, args))
 	}
 	f.declare("llvm.copysign.f64", "declare double @llvm.copysign.f64(double, double)")
 }
@@ -119,15 +123,49 @@ func expCoreDef() string {
 	return fmt.Sprintf("define internal double @%s(double %%c) %s {\nentry:\n%s  ret double %s\n}\n", expCore, vecAttrs, s.b.String(), res)
 }
 
+// expF32Def defines exp in float32 arithmetic, so a vector register holds
+// as many lanes as it can: x = n*ln2 + r, exp(r) by its Taylor polynomial
+// of degree 7 (truncation below 5e-9 relative), 2**n applied as two
+// factors 2**(n>>1) and 2**(n-(n>>1)), each a normal float32, so that
+// subnormal and overflowing results round once, at the last multiply.
 func expF32Def() string {
 	var s straight
-	d := s.ins("fpext float %%x to double")
-	lo := s.ins("call double @llvm.maxnum.f64(double %s, double %s)", d, dlit(-104))
-	c := s.ins("call double @llvm.minnum.f64(double %s, double %s)", lo, dlit(89))
-	e := s.ins("call double @%s(double %s)", expCore, c)
-	r := s.ins("fptrunc double %s to float", e)
+	f := func(v float64) string { return floatLit(ir.Float32, v) }
+	lo := s.ins("call float @llvm.maxnum.f32(float %%x, float %s)", f(-104))
+	c := s.ins("call float @llvm.minnum.f32(float %s, float %s)", lo, f(89))
+	t := s.ins("fmul float %s, %s", c, f(math.Log2E))
+	n := s.ins("call float @llvm.rint.f32(float %s)", t)
+	// ln2hi has 16 significant bits, so n*ln2hi is exact for |n| <= 256.
+	hi := s.ins("fmul float %s, %s", n, f(float64(math.Float32frombits(0x3F317200))))
+	r0 := s.ins("fsub float %s, %s", c, hi)
+	lw := s.ins("fmul float %s, %s", n, f(float64(math.Float32frombits(0x35BFBE8E))))
+	r := s.ins("fsub float %s, %s", r0, lw)
+	fact := 1.0
+	coef := make([]float64, 8)
+	for k := range coef {
+		if k > 0 {
+			fact *= float64(k)
+		}
+		coef[k] = 1 / fact
+	}
+	p := f(coef[7])
+	for k := 6; k >= 0; k-- {
+		m := s.ins("fmul float %s, %s", p, r)
+		p = s.ins("fadd float %s, %s", m, f(coef[k]))
+	}
+	ni := s.ins("fptosi float %s to i32", n)
+	n1 := s.ins("ashr i32 %s, 1", ni)
+	n2 := s.ins("sub nsw i32 %s, %s", ni, n1)
+	scale := func(k string) string {
+		e := s.ins("add nsw i32 %s, 127", k)
+		b := s.ins("shl i32 %s, 23", e)
+		return s.ins("bitcast i32 %s to float", b)
+	}
+	s1, s2 := scale(n1), scale(n2)
+	m := s.ins("fmul float %s, %s", p, s1)
+	res0 := s.ins("fmul float %s, %s", m, s2)
 	nan := s.ins("fcmp uno float %%x, %%x")
-	res := s.ins("select i1 %s, float %%x, float %s", nan, r)
+	res := s.ins("select i1 %s, float %%x, float %s", nan, res0)
 	return fmt.Sprintf("define internal float @%s(float %%x) %s {\nentry:\n%s  ret float %s\n}\n", expF32, vecAttrs, s.b.String(), res)
 }
 

@@ -179,14 +179,42 @@ entry:
 
 define internal float @gojit.expf(float %x) alwaysinline nounwind {
 entry:
-  %v1 = fpext float %x to double
-  %v2 = call double @llvm.maxnum.f64(double %v1, double 0xC05A000000000000)
-  %v3 = call double @llvm.minnum.f64(double %v2, double 0x4056400000000000)
-  %v4 = call double @gojit.exp.core(double %v3)
-  %v5 = fptrunc double %v4 to float
-  %v6 = fcmp uno float %x, %x
-  %v7 = select i1 %v6, float %x, float %v5
-  ret float %v7
+  %v1 = call float @llvm.maxnum.f32(float %x, float 0xC05A000000000000)
+  %v2 = call float @llvm.minnum.f32(float %v1, float 0x4056400000000000)
+  %v3 = fmul float %v2, 0x3FF7154760000000
+  %v4 = call float @llvm.rint.f32(float %v3)
+  %v5 = fmul float %v4, 0x3FE62E4000000000
+  %v6 = fsub float %v2, %v5
+  %v7 = fmul float %v4, 0x3EB7F7D1C0000000
+  %v8 = fsub float %v6, %v7
+  %v9 = fmul float 0x3F2A01A020000000, %v8
+  %v10 = fadd float %v9, 0x3F56C16C20000000
+  %v11 = fmul float %v10, %v8
+  %v12 = fadd float %v11, 0x3F81111120000000
+  %v13 = fmul float %v12, %v8
+  %v14 = fadd float %v13, 0x3FA5555560000000
+  %v15 = fmul float %v14, %v8
+  %v16 = fadd float %v15, 0x3FC5555560000000
+  %v17 = fmul float %v16, %v8
+  %v18 = fadd float %v17, 0x3FE0000000000000
+  %v19 = fmul float %v18, %v8
+  %v20 = fadd float %v19, 0x3FF0000000000000
+  %v21 = fmul float %v20, %v8
+  %v22 = fadd float %v21, 0x3FF0000000000000
+  %v23 = fptosi float %v4 to i32
+  %v24 = ashr i32 %v23, 1
+  %v25 = sub nsw i32 %v23, %v24
+  %v26 = add nsw i32 %v24, 127
+  %v27 = shl i32 %v26, 23
+  %v28 = bitcast i32 %v27 to float
+  %v29 = add nsw i32 %v25, 127
+  %v30 = shl i32 %v29, 23
+  %v31 = bitcast i32 %v30 to float
+  %v32 = fmul float %v22, %v28
+  %v33 = fmul float %v32, %v31
+  %v34 = fcmp uno float %x, %x
+  %v35 = select i1 %v34, float %x, float %v33
+  ret float %v35
 }
 
 define internal float @gojit.tanhf(float %x) alwaysinline nounwind {
@@ -223,8 +251,11 @@ entry:
 declare double @llvm.copysign.f64(double, double)
 declare double @llvm.fabs.f64(double)
 declare float @llvm.maximum.f32(float, float)
+declare float @llvm.maxnum.f32(float, float)
 declare double @llvm.maxnum.f64(double, double)
+declare float @llvm.minnum.f32(float, float)
 declare double @llvm.minnum.f64(double, double)
+declare float @llvm.rint.f32(float)
 declare double @llvm.rint.f64(double)
 
 attributes #0 = { nounwind }
