@@ -32,6 +32,10 @@ var chartSystems = []struct {
 	{"Numba parallel", color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}},
 }
 
+// chartFloor is the log2 of the slowest speed the chart's axis shows
+// (1/256×).
+const chartFloor = 8
+
 // writePlot draws the peer table as a PNG at path: for each workload one
 // horizontal bar per system, its speed relative to gojit on a log2 axis
 // (bars to the left of 1× are slower than gojit). The file is written to a
@@ -80,6 +84,10 @@ func writePlot(path string, res *peerResult) error {
 	}
 	p.NominalY(names...)
 	lo, hi = math.Floor(lo), math.Ceil(hi)
+	if lo < -chartFloor { // a few outliers would squeeze every other bar
+		lo = -chartFloor
+		p.Title.Text += fmt.Sprintf("\nbars slower than %s are cut at the edge (the table has every figure)", ratioLabel(lo))
+	}
 	p.X.Min, p.X.Max = lo-0.25, hi+0.25
 	step := math.Max(1, math.Ceil((hi-lo)/12))
 	var ticks []plot.Tick
