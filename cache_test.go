@@ -127,7 +127,8 @@ func TestRecompileWarning(t *testing.T) {
 	if c := strings.Count(out, "function keeps recompiling"); c != 1 {
 		t.Fatalf("%d recompile warnings, want 1:\n%s", c, out)
 	}
-	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, `varying="arg 0 axis 0 (1, 2, 3, 4)"`) {
+	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, `varying="arg 0 axis 0 (1, 2, 3, 4)"`) ||
+		!strings.Contains(out, "compile with WithDynamicDim(0, 0)") {
 		t.Errorf("warning does not name the varying axis:\n%s", out)
 	}
 }
@@ -208,13 +209,17 @@ func TestDiskCacheFreshProcess(t *testing.T) {
 		t.Skip("no LLVM in this build: nothing is compiled")
 	}
 	dir := filepath.Join(t.TempDir(), "cache")
+	var logs []string
 	run := func() gojit.CacheCounters {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestDiskCacheFreshProcess$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "GOJIT_TEST_CHILD=1", gojit.EnvCacheDir+"="+dir, gojit.EnvCache+"=on")
+		cmd.Env = append(os.Environ(), "GOJIT_TEST_CHILD=1", gojit.EnvCacheDir+"="+dir, gojit.EnvCache+"=on", gojit.EnvLog+"=cache")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
+			t.Fatalf("child: %v\n%s%s", err, out, stderr.String())
 		}
+		logs = append(logs, stderr.String())
 		var c gojit.CacheCounters
 		line, _, _ := bytes.Cut(out, []byte("\n"))
 		if err := json.Unmarshal(line, &c); err != nil {
@@ -228,6 +233,13 @@ func TestDiskCacheFreshProcess(t *testing.T) {
 	}
 	if second.Compiles != 0 || second.DiskHits != 1 {
 		t.Errorf("second process: %+v; want no compile and one disk hit", second)
+	}
+	// GOJIT_LOG=cache logs each miss with its reason, and where the
+	// kernel came from.
+	for i, want := range []string{"from_disk=false", "from_disk=true"} {
+		if !strings.Contains(logs[i], `msg="gojit: cache miss" func=gojit_test.scale reason="first call"`) || !strings.Contains(logs[i], want) {
+			t.Errorf("process %d's GOJIT_LOG=cache output lacks the miss or %s:\n%s", i+1, want, logs[i])
+		}
 	}
 }
 

@@ -89,24 +89,24 @@ func (f *Func) checkRecompiles() {
 		return
 	}
 	f.warned = true
-	varying := f.varyingLocked()
+	varying, hint := f.varyingLocked()
 	f.mu.Unlock()
 	warnLogger(&f.cfg).Warn("gojit: function keeps recompiling", "func", f.name,
-		"traces", f.traces.Load(), "limit", limit, "varying", varying,
-		"hint", "make varying statics tensors, pad shapes to a few sizes, or mark varying axes dynamic")
+		"traces", f.traces.Load(), "limit", limit, "varying", varying, "hint", hint)
 }
 
 // varyingLocked names the parts of the signature that differ among the
-// cached entries, such as "arg 0 axis 0 (32, 64, 96)". f.mu is held.
-func (f *Func) varyingLocked() string {
+// cached entries, such as "arg 0 axis 0 (32, 64, 96)", and suggests a cure.
+// f.mu is held.
+func (f *Func) varyingLocked() (varying, hint string) {
 	var specs [][]argSpec
 	for _, k := range f.order {
 		specs = append(specs, f.entries[k].specs)
 	}
 	if len(specs) == 0 {
-		return ""
+		return "", ""
 	}
-	var parts []string
+	var parts, hints []string
 	for i := range specs[0] {
 		seen := map[string]bool{}
 		var vals []string
@@ -127,6 +127,9 @@ func (f *Func) varyingLocked() string {
 			for _, s := range specs {
 				add(fmt.Sprint(s[i].shape[axis]))
 			}
+			if len(vals) > 1 {
+				hints = append(hints, fmt.Sprintf("WithDynamicDim(%d, %d)", i, axis))
+			}
 		} else {
 			for _, s := range specs {
 				add(fmt.Sprintf("%s%s", s[i].dtype, specShape(s[i].shape)))
@@ -139,7 +142,11 @@ func (f *Func) varyingLocked() string {
 			parts = append(parts, what+" ("+strings.Join(vals, ", ")+")")
 		}
 	}
-	return strings.Join(parts, "; ")
+	hint = "pass varying values as tensors instead of static arguments, or pad shapes to a few sizes"
+	if len(hints) > 0 {
+		hint = "compile with " + strings.Join(hints, ", ") + " so one kernel serves every size, or pad shapes to a few sizes"
+	}
+	return strings.Join(parts, "; "), hint
 }
 
 // varyingAxis returns the one axis along which argument i's shapes differ
