@@ -345,3 +345,30 @@ func TestFastMathModule(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureSeesWiring is GT2's bug as a test: a*b+c and a*c+b have the
+// same ops in the same order and differ only in which value feeds which
+// operand; their kernels must not be confused.
+func TestSignatureSeesWiring(t *testing.T) {
+	parse := func(x, y string) *ir.Graph {
+		g, err := ir.Parse(fmt.Sprintf(`graph {
+  %%0 = param 0 : f32[8]
+  %%1 = param 1 : f32[8]
+  %%2 = param 2 : f32[8]
+  %%3 = mul %%0, %s : f32[8]
+  %%4 = add %%3, %s : f32[8]
+  return %%4
+}`, x, y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	abc, acb := parse("%1", "%2"), parse("%2", "%1")
+	if Signature(abc, Options{OptLevel: 3}) == Signature(acb, Options{OptLevel: 3}) {
+		t.Fatal("a*b+c and a*c+b have the same signature")
+	}
+	if Signature(abc, Options{OptLevel: 3}) != Signature(parse("%1", "%2"), Options{OptLevel: 3, Name: "other"}) {
+		t.Error("the same graph got two signatures (the name must not count)")
+	}
+}
