@@ -7,63 +7,146 @@ entry:
   br i1 %t1, label %body1, label %exit3
 body1:
   %i2 = phi i64 [ %start, %entry ], [ %i2.next, %latch2 ]
-  %t3 = udiv i64 %i2, 3
-  %t4 = mul nuw nsw i64 %t3, 20
-  %t5 = mul nuw nsw i64 %i2, 5
-  %t6 = mul nuw nsw i64 %i2, 4
-  %t7 = icmp slt i64 0, 5
-  br i1 %t7, label %body4, label %exit6
+  %t3 = mul nuw nsw i64 %i2, 12
+  %t4 = mul nuw nsw i64 %i2, 20
+  %t5 = mul nuw nsw i64 %i2, 15
+  %t6 = mul nuw nsw i64 0, 96
+  %t7 = sub nuw nsw i64 3, %t6
+  %t8 = icmp slt i64 %t7, 96
+  %t9 = select i1 %t8, i64 %t7, i64 96
+  %t10 = udiv i64 %t9, 6
+  %t11 = mul nuw nsw i64 %t10, 6
+  %t12 = icmp slt i64 0, %t11
+  br i1 %t12, label %body4, label %exit6
 body4:
-  %i8 = phi i64 [ 0, %body1 ], [ %i8.next, %latch5 ]
-  %t9 = add nuw nsw i64 %t5, %i8
-  %t10 = getelementptr inbounds float, ptr %out, i64 %t9
-  store float 0x0000000000000000, ptr %t10
-  br label %latch5
-latch5:
-  %i8.next = add nuw nsw i64 %i8, 1
-  %t11 = icmp slt i64 %i8.next, 5
-  br i1 %t11, label %body4, label %exit6
-exit6:
-  %t12 = icmp slt i64 0, 4
-  br i1 %t12, label %body7, label %exit9
-body7:
-  %i13 = phi i64 [ 0, %exit6 ], [ %i13.next, %latch8 ]
+  %i13 = phi i64 [ 0, %body1 ], [ %i13.next, %latch5 ]
   %t14 = add nuw nsw i64 %t6, %i13
-  %t15 = getelementptr inbounds float, ptr %in0, i64 %t14
-  %t16 = load float, ptr %t15
-  %t17 = mul nuw nsw i64 %i13, 5
-  %t18 = add nuw nsw i64 %t4, %t17
+  %t15 = mul nuw nsw i64 %t14, 5
+  %t16 = add nuw nsw i64 %t5, %t15
+  %t17 = mul nuw nsw i64 %t14, 4
+  %t18 = add nuw nsw i64 %t3, %t17
   %t19 = icmp slt i64 0, 5
-  br i1 %t19, label %body10, label %exit12
-body10:
-  %i20 = phi i64 [ 0, %body7 ], [ %i20.next, %latch11 ]
-  %t21 = add nuw nsw i64 %t5, %i20
+  br i1 %t19, label %body7, label %exit9
+body7:
+  %i20 = phi i64 [ 0, %body4 ], [ %i20.next, %latch8 ]
+  %t21 = add nuw nsw i64 %t16, %i20
   %t22 = getelementptr inbounds float, ptr %out, i64 %t21
-  %t23 = load float, ptr %t22
-  %t24 = add nuw nsw i64 %t18, %i20
-  %t25 = getelementptr inbounds float, ptr %in1, i64 %t24
-  %t26 = load float, ptr %t25
-  %t27 = fmul float %t16, %t26
-  %t28 = fadd float %t23, %t27
-  %t29 = getelementptr inbounds float, ptr %out, i64 %t21
-  store float %t28, ptr %t29
-  br label %latch11
-latch11:
-  %i20.next = add nuw nsw i64 %i20, 1
-  %t30 = icmp slt i64 %i20.next, 5
-  br i1 %t30, label %body10, label %exit12
-exit12:
+  store float 0x0000000000000000, ptr %t22
   br label %latch8
 latch8:
-  %i13.next = add nuw nsw i64 %i13, 1
-  %t31 = icmp slt i64 %i13.next, 4
-  br i1 %t31, label %body7, label %exit9
+  %i20.next = add nuw nsw i64 %i20, 1
+  %t23 = icmp slt i64 %i20.next, 5
+  br i1 %t23, label %body7, label %exit9
 exit9:
+  %t24 = icmp slt i64 0, 4
+  br i1 %t24, label %body10, label %exit12
+body10:
+  %i25 = phi i64 [ 0, %exit9 ], [ %i25.next, %latch11 ]
+  %t26 = add nuw nsw i64 %t18, %i25
+  %t27 = getelementptr inbounds float, ptr %in0, i64 %t26
+  %t28 = load float, ptr %t27
+  %t29 = mul nuw nsw i64 %i25, 5
+  %t30 = add nuw nsw i64 %t4, %t29
+  %t31 = icmp slt i64 0, 5
+  br i1 %t31, label %body13, label %exit15
+body13:
+  %i32 = phi i64 [ 0, %body10 ], [ %i32.next, %latch14 ]
+  %t33 = add nuw nsw i64 %t16, %i32
+  %t34 = getelementptr inbounds float, ptr %out, i64 %t33
+  %t35 = load float, ptr %t34
+  %t36 = add nuw nsw i64 %t30, %i32
+  %t37 = getelementptr inbounds float, ptr %in1, i64 %t36
+  %t38 = load float, ptr %t37
+  %t39 = fmul float %t28, %t38
+  %t40 = fadd float %t35, %t39
+  %t41 = getelementptr inbounds float, ptr %out, i64 %t33
+  store float %t40, ptr %t41
+  br label %latch14
+latch14:
+  %i32.next = add nuw nsw i64 %i32, 1
+  %t42 = icmp slt i64 %i32.next, 5
+  br i1 %t42, label %body13, label %exit15
+exit15:
+  br label %latch11
+latch11:
+  %i25.next = add nuw nsw i64 %i25, 1
+  %t43 = icmp slt i64 %i25.next, 4
+  br i1 %t43, label %body10, label %exit12
+exit12:
+  br label %latch5
+latch5:
+  %i13.next = add nuw nsw i64 %i13, 1
+  %t44 = icmp slt i64 %i13.next, %t11
+  br i1 %t44, label %body4, label %exit6
+exit6:
+  %t45 = icmp slt i64 %t11, %t9
+  br i1 %t45, label %body16, label %exit18
+body16:
+  %i46 = phi i64 [ %t11, %exit6 ], [ %i46.next, %latch17 ]
+  %t47 = add nuw nsw i64 %t6, %i46
+  %t48 = mul nuw nsw i64 %t47, 5
+  %t49 = add nuw nsw i64 %t5, %t48
+  %t50 = mul nuw nsw i64 %t47, 4
+  %t51 = add nuw nsw i64 %t3, %t50
+  %t52 = icmp slt i64 0, 5
+  br i1 %t52, label %body19, label %exit21
+body19:
+  %i53 = phi i64 [ 0, %body16 ], [ %i53.next, %latch20 ]
+  %t54 = add nuw nsw i64 %t49, %i53
+  %t55 = getelementptr inbounds float, ptr %out, i64 %t54
+  store float 0x0000000000000000, ptr %t55
+  br label %latch20
+latch20:
+  %i53.next = add nuw nsw i64 %i53, 1
+  %t56 = icmp slt i64 %i53.next, 5
+  br i1 %t56, label %body19, label %exit21
+exit21:
+  %t57 = icmp slt i64 0, 4
+  br i1 %t57, label %body22, label %exit24
+body22:
+  %i58 = phi i64 [ 0, %exit21 ], [ %i58.next, %latch23 ]
+  %t59 = add nuw nsw i64 %t51, %i58
+  %t60 = getelementptr inbounds float, ptr %in0, i64 %t59
+  %t61 = load float, ptr %t60
+  %t62 = mul nuw nsw i64 %i58, 5
+  %t63 = add nuw nsw i64 %t4, %t62
+  %t64 = icmp slt i64 0, 5
+  br i1 %t64, label %body25, label %exit27
+body25:
+  %i65 = phi i64 [ 0, %body22 ], [ %i65.next, %latch26 ]
+  %t66 = add nuw nsw i64 %t49, %i65
+  %t67 = getelementptr inbounds float, ptr %out, i64 %t66
+  %t68 = load float, ptr %t67
+  %t69 = add nuw nsw i64 %t63, %i65
+  %t70 = getelementptr inbounds float, ptr %in1, i64 %t69
+  %t71 = load float, ptr %t70
+  %t72 = fmul float %t61, %t71
+  %t73 = fadd float %t68, %t72
+  %t74 = getelementptr inbounds float, ptr %out, i64 %t66
+  store float %t73, ptr %t74
+  br label %latch26
+latch26:
+  %i65.next = add nuw nsw i64 %i65, 1
+  %t75 = icmp slt i64 %i65.next, 5
+  br i1 %t75, label %body25, label %exit27
+exit27:
+  br label %latch23
+latch23:
+  %i58.next = add nuw nsw i64 %i58, 1
+  %t76 = icmp slt i64 %i58.next, 4
+  br i1 %t76, label %body22, label %exit24
+exit24:
+  br label %latch17
+latch17:
+  %i46.next = add nuw nsw i64 %i46, 1
+  %t77 = icmp slt i64 %i46.next, %t9
+  br i1 %t77, label %body16, label %exit18
+exit18:
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
-  %t32 = icmp slt i64 %i2.next, %end
-  br i1 %t32, label %body1, label %exit3
+  %t78 = icmp slt i64 %i2.next, %end
+  br i1 %t78, label %body1, label %exit3
 exit3:
   ret void
 }
@@ -128,7 +211,7 @@ entry:
   %s4 = load ptr, ptr %p4, align 8
   %p5 = getelementptr inbounds ptr, ptr %args, i64 5
   %s5 = load ptr, ptr %p5, align 8
-  call void @k_matmul_cast.g0(ptr %s0, ptr %s1, ptr %s3, i64 0, i64 6)
+  call void @k_matmul_cast.g0(ptr %s0, ptr %s1, ptr %s3, i64 0, i64 2)
   call void @k_matmul_cast.g1(ptr %s3, ptr %s4, i64 0, i64 30)
   call void @k_matmul_cast.g2(ptr %s2, ptr %s3, ptr %s5, i64 0, i64 30)
   ret void

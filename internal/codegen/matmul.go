@@ -1,0 +1,227 @@
+package codegen
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Register tiling of matmul. The microkernel keeps an mmRows x
+// (mmVecs*lanes) tile of the output in vector registers and runs k from 0
+// to K, adding a[i,k]*b[k,j] to each element: every output element still
+// starts at zero and adds its rounded products in ascending k, with a
+// separate multiply and add, so the result is bit-identical to the
+// interpreter's (no FMA, no reassociation). lanes fills 64 bytes (an
+// AVX-512 register; LLVM splits the vectors on narrower machines).
+//
+// Cache blocking: each outer iteration (the unit the runtime splits
+// across threads) computes a chunk of mmChunk rows. Within it, the loop
+// over column panels is outside the loop over row tiles, so one panel of
+// B (K x mmVecs*lanes) stays in L2 while every row tile of the chunk
+// passes over it, and the chunk's rows of A stay in L2 across panels.
+// Rows of the chunk that do not fill a tile, and columns that do not
+// fill a panel, are computed by the plain row loop (k outside j).
+//
+// Packing: rows of B lie N elements apart, and when N*size is a multiple
+// of 4 KiB every row of a panel maps to the same cache sets, so an
+// unpacked panel does not stay in cache. Each panel is therefore copied,
+// mmKC rows of k at a time, into a contiguous stack buffer before the row
+// tiles run over it; a tile then continues from the partial sums it
+// stored for the previous block of k, which is the same sequence of
+// rounded additions.
+const (
+	mmRows  = 6
+	mmVecs  = 2
+	mmChunk = 16 * mmRows
+	mmKC    = 256
+)
+
+// emitMatMul computes [...,M,K] x [...,K,N] (equal batch dimensions) and
+// returns the extent of its outer loop: batch * ceil(M / mmChunk).
+func (gr *group) emitMatMul(n *ir.Node) int {
+	an, bn := &gr.g.Nodes[n.Args[0]], &gr.g.Nodes[n.Args[1]]
+	dt := n.DType
+	r := an.Shape.Rank()
+	M, K, N := an.Shape[r-2], an.Shape[r-1], bn.Shape[r-1]
+	batch := an.Shape[:r-2].Size()
+	A, B := gr.buf(n.Args[0]), gr.buf(n.Args[1])
+	lanes := 64 / dt.Size()
+	panel := mmVecs * lanes
+	chunks := (M + mmChunk - 1) / mmChunk
+
+	it := gr.openLoop("%start", "%end")
+	b := it.iv
+	c := "0"
+	if chunks > 1 {
+		b = gr.ins("udiv i64 %s, %d", it.iv, chunks)
+		c = gr.ins("urem i64 %s, %d", it.iv, chunks)
+	}
+	mm := &mmCtx{gr: gr, dt: dt, A: A, B: B, K: K, N: N, lanes: lanes}
+	mm.aBase = gr.ins("mul nuw nsw i64 %s, %d", b, M*K)
+	mm.bBase = gr.ins("mul nuw nsw i64 %s, %d", b, K*N)
+	mm.oBase = gr.ins("mul nuw nsw i64 %s, %d", b, M*N)
+	r0 := gr.ins("mul nuw nsw i64 %s, %d", c, mmChunk)
+	rows := gr.ins("sub nuw nsw i64 %d, %s", M, r0)
+	lt := gr.ins("icmp slt i64 %s, %d", rows, mmChunk)
+	rows = gr.ins("select i1 %s, i64 %s, i64 %d", lt, rows, mmChunk)
+	tiles := gr.ins("udiv i64 %s, %d", rows, mmRows)
+	tiled := gr.ins("mul nuw nsw i64 %s, %d", tiles, mmRows)
+	full := N / panel * panel
+	if K == 0 {
+		full = 0 // the row loop writes the zeros
+	}
+
+	if full > 0 {
+		kc := min(mmKC, K)
+		mm.pack = gr.alloca(fmt.Sprintf("[%d x %s]", kc*panel, memType(dt)))
+		p := gr.openLoop("0", strconv.Itoa(N/panel))
+		j0 := gr.ins("mul nuw nsw i64 %s, %d", p.iv, panel)
+		kb := gr.openLoop("0", strconv.Itoa((K+kc-1)/kc))
+		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)
+		kLen := gr.ins("sub nuw nsw i64 %d, %s", K, k0)
+		short := gr.ins("icmp slt i64 %s, %d", kLen, kc)
+		kLen = gr.ins("select i1 %s, i64 %s, i64 %d", short, kLen, kc)
+		mm.packPanel(k0, kLen, j0)
+		first := gr.ins("icmp eq i64 %s, 0", kb.iv)
+		t := gr.openLoop("0", tiles)
+		i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
+		mm.tile(i0, j0, k0, kLen, first)
+		gr.closeLoop(t)
+		gr.closeLoop(kb)
+		gr.closeLoop(p)
+	}
+	if full < N {
+		// The columns right of the last panel, for the tiled rows.
+		t := gr.openLoop("0", tiled)
+		mm.row(gr.ins("add nuw nsw i64 %s, %s", r0, t.iv), full, N)
+		gr.closeLoop(t)
+	}
+	// The rows below the last tile, whole.
+	rest := gr.openLoop(tiled, rows)
+	mm.row(gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv), 0, N)
+	gr.closeLoop(rest)
+	gr.closeLoop(it)
+	return batch * chunks
+}
+
+// mmCtx holds what the parts of one matmul share.
+type mmCtx struct {
+	gr                  *group
+	dt                  ir.DType
+	A, B                string
+	aBase, bBase, oBase string // offsets of the batch's matrices
+	K, N, lanes         int
+	accs                []string // accumulator allocas, reused by every tile
+	pack                string   // the packed block of a panel of B
+}
+
+// packPanel copies rows [k0, k0+kLen) of the panel of B at column j0 into
+// mm.pack, row after row.
+func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
+	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
+	k := gr.openLoop("0", kLen)
+	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", k0, k.iv), mm.N))
+	src = gr.ins("add nuw nsw i64 %s, %s", src, j0)
+	dst := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mmVecs*mm.lanes)
+	for v := range mmVecs {
+		sp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.B, gr.ins("add nuw nsw i64 %s, %d", src, v*mm.lanes))
+		x := gr.ins("load %s, ptr %s, align %d", vt, sp, mm.dt.Size())
+		dp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", dst, v*mm.lanes))
+		gr.stmt("store %s %s, ptr %s, align %d", vt, x, dp, mm.dt.Size())
+	}
+	gr.closeLoop(k)
+}
+
+func (mm *mmCtx) vec() string { return fmt.Sprintf("<%d x %s>", mm.lanes, regType(mm.dt)) }
+
+func (mm *mmCtx) zero() string {
+	if mm.dt.IsFloat() {
+		return floatLit(mm.dt, 0)
+	}
+	return "0"
+}
+
+// tile adds the products of k in [k0, k0+kLen) to the mmRows x panel
+// block of the output at row i0 (within the batch's matrix) and column
+// j0, in registers, starting from zero when first is true and from the
+// block's stored partial sums otherwise; B comes from the packed panel.
+func (mm *mmCtx) tile(i0, j0, k0, kLen, first string) {
+	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
+	add, mul := "add", "mul"
+	if mm.dt.IsFloat() {
+		add, mul = "fadd", "fmul"
+	}
+	if mm.accs == nil {
+		for range mmRows * mmVecs {
+			mm.accs = append(mm.accs, gr.alloca(vt))
+		}
+	}
+	outPtr := func(r, v int) string {
+		i := gr.ins("add nuw nsw i64 %s, %d", i0, r)
+		o := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.N))
+		o = gr.ins("add nuw nsw i64 %s, %s", o, j0)
+		return gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, gr.out, gr.ins("add nuw nsw i64 %s, %d", o, v*mm.lanes))
+	}
+	for r := range mmRows {
+		for v := range mmVecs {
+			old := gr.ins("load %s, ptr %s, align %d", vt, outPtr(r, v), mm.dt.Size())
+			init := gr.ins("select i1 %s, %s zeroinitializer, %s %s", first, vt, vt, old)
+			gr.stmt("store %s %s, ptr %s", vt, init, mm.accs[r*mmVecs+v])
+		}
+	}
+	var aRow []string
+	for r := range mmRows {
+		i := gr.ins("add nuw nsw i64 %s, %d", i0, r)
+		aRow = append(aRow, gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.K)))
+		aRow[r] = gr.ins("add nuw nsw i64 %s, %s", aRow[r], k0)
+	}
+	k := gr.openLoop("0", kLen)
+	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mmVecs*mm.lanes)
+	var bv []string
+	for v := range mmVecs {
+		p := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", bRow, v*mm.lanes))
+		bv = append(bv, gr.ins("load %s, ptr %s, align %d", vt, p, mm.dt.Size()))
+	}
+	for r := range mmRows {
+		a := gr.loadAt(mm.dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow[r], k.iv))
+		one := gr.ins("insertelement %s poison, %s %s, i64 0", vt, t, a)
+		splat := gr.ins("shufflevector %s %s, %s poison, <%d x i32> zeroinitializer", vt, one, vt, mm.lanes)
+		for v := range mmVecs {
+			acc := mm.accs[r*mmVecs+v]
+			cur := gr.ins("load %s, ptr %s", vt, acc)
+			prod := gr.ins("%s %s %s, %s", mul, vt, splat, bv[v])
+			gr.stmt("store %s %s, ptr %s", vt, gr.ins("%s %s %s, %s", add, vt, cur, prod), acc)
+		}
+	}
+	gr.closeLoop(k)
+	for r := range mmRows {
+		for v := range mmVecs {
+			gr.stmt("store %s %s, ptr %s, align %d", vt, gr.ins("load %s, ptr %s", vt, mm.accs[r*mmVecs+v]), outPtr(r, v), mm.dt.Size())
+		}
+	}
+}
+
+// row computes columns [jlo, jhi) of output row i (within the batch's
+// matrix) with the k loop outside the j loop, so the inner loop streams a
+// row of B and of the output.
+func (mm *mmCtx) row(i string, jlo, jhi int) {
+	gr, dt := mm.gr, mm.dt
+	outRow := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.N))
+	aRow := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.K))
+	lo, hi := strconv.Itoa(jlo), strconv.Itoa(jhi)
+	j := gr.openLoop(lo, hi)
+	gr.store(dt, gr.out, gr.ins("add nuw nsw i64 %s, %s", outRow, j.iv), mm.zero())
+	gr.closeLoop(j)
+	k := gr.openLoop("0", strconv.Itoa(mm.K))
+	aik := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow, k.iv))
+	bRow := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.N))
+	j = gr.openLoop(lo, hi)
+	oOff := gr.ins("add nuw nsw i64 %s, %s", outRow, j.iv)
+	o := gr.loadAt(dt, gr.out, oOff)
+	bkj := gr.loadAt(dt, mm.B, gr.ins("add nuw nsw i64 %s, %s", bRow, j.iv))
+	prod := gr.binary(ir.OpMul, dt, aik, bkj)
+	gr.store(dt, gr.out, oOff, gr.binary(ir.OpAdd, dt, o, prod))
+	gr.closeLoop(j)
+	gr.closeLoop(k)
+}
