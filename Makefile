@@ -12,7 +12,7 @@ FUZZTIME ?= 4000x
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench fuzz clean
+.PHONY: deps demo test bench bench-peers fuzz clean
 
 deps:
 	@command -v $(GO) >/dev/null || { echo "Go 1.26 is required (expected at /usr/local/go)"; exit 1; }
@@ -31,11 +31,20 @@ test: deps
 	CGO_ENABLED=0 $(GO) build ./...
 	$(GO) test -count=1 ./...
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
-	$(GO) test -count=1 -race -run 'Concurrent|Race' . ./internal/llvm ./internal/runtime
+	$(GO) test -count=1 -race -run 'Concurrent|Race' . ./internal/llvm ./internal/runtime ./internal/diskcache
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCompiledVsInterpreter$$' -fuzztime $(FUZZTIME) .
 
 bench: deps
 	$(GO) run ./cmd/gojit bench
+
+# Peers run under Debian's /usr/bin/python3, which is where python3-numpy and
+# python3-numba install (a python3 earlier on PATH usually lacks them);
+# OpenBLAS so that NumPy's matmul uses an optimized BLAS, as it would anywhere.
+bench-peers: deps
+	@/usr/bin/python3 -c 'import numba, numpy' 2>/dev/null && ls /usr/lib/*/libopenblas*.so* >/dev/null 2>&1 || { \
+		echo "installing python3-numba, python3-numpy and OpenBLAS for /usr/bin/python3"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q python3-numba python3-numpy libopenblas0-pthread; }
+	$(GO) run ./cmd/gojit bench -peers -plot docs/benchmarks.png -doc docs/benchmarks.md
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzCompiledVsInterpreter$$' -fuzztime 100000x .
