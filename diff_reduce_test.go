@@ -430,6 +430,12 @@ func TestDiffRowNests(t *testing.T) {
 			y := in[0].Sub(s)
 			return y.Mul(y.Reduce(gojit.ReduceMax, true, -1)).Sum(0)
 		}},
+		{name: "walked_middle_axis_in_nest", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			x := in[0].Reshape(in[0].Shape()[0], 2, -1)
+			d := x.Sub(x.Reduce(gojit.ReduceMax, true, 1, 2))
+			s := d.Reduce(gojit.ReduceSum, true, 1)
+			return d.Mul(s).Add(d.Reduce(gojit.ReduceMin, true, 1))
+		}},
 		{name: "rank3_rows", f: func(in []*gojit.Tensor) *gojit.Tensor {
 			x := in[0].Reshape(in[0].Shape()[0], 2, -1)
 			return x.Sub(x.Reduce(gojit.ReduceMean, true, 1, 2)).Mul(x.Reduce(gojit.ReduceMax, true, 2))

@@ -21,7 +21,8 @@ type Plan struct {
 	// computes Roots[i].
 	Roots []ir.Value
 	// Group[v] is the index in Roots of the group that computes v, or -1 for
-	// parameters, dead values, and cheap sources (const, iota) that any group
+	// parameters, dead values, and cheap values (const, iota, layout ops
+	// over values in memory used by several groups) that any group
 	// recomputes where it needs them.
 	Group []int
 	// Nests partitions the groups (indices into Roots, in execution order)
@@ -44,8 +45,9 @@ type Plan struct {
 //     are computed as it accumulates);
 //   - matmul operands are materialized, since the product reads each one
 //     many times;
-//   - a value used by more than one group is materialized, except constants
-//     and iotas, which cost nothing to recompute;
+//   - a value used by more than one group is materialized, except constants,
+//     iotas and layout ops over values in memory (cheapLayout), which cost
+//     nothing to recompute;
 //   - a value that a broadcast stretches to more elements is materialized
 //     unless reading it costs no arithmetic (see cheapIndexing), so an
 //     expensive expression is not recomputed once per copy.
@@ -92,7 +94,7 @@ func Fuse(g *ir.Graph) *Plan {
 			switch {
 			case seen == -3:
 				continue // dead; Compact removes these
-			case nd.Op == ir.OpConst || nd.Op == ir.OpIota:
+			case nd.Op == ir.OpConst || nd.Op == ir.OpIota || (multi && cheapLayout(g, ir.Value(i))):
 				group[i] = anyGroup
 				continue
 			case multi:
@@ -135,6 +137,15 @@ func Fuse(g *ir.Graph) *Plan {
 	}
 	p.rowNests(isOut, users)
 	return p
+}
+
+// cheapLayout reports whether v is a layout op (not a concat, which
+// selects) that only maps indices into a value always in memory: every
+// group that uses it recomputes it, as it does a constant, rather than
+// reading a copy.
+func cheapLayout(g *ir.Graph, v ir.Value) bool {
+	n := &g.Nodes[v]
+	return n.Op.Kind() == ir.KindLayout && n.Op != ir.OpConcat && cheapIndexing(g, v)
 }
 
 // cheapIndexing reports whether reading v at any index costs no

@@ -143,6 +143,17 @@ func TestRowNests(t *testing.T) {
 			want: "group 0 -> %1 (reduce_max): %1\ngroup 1 -> %5 (exp): %2 %3 %4 %5\ngroup 2 -> %6 (reduce_sum): %6\ngroup 3 -> %9 (div): %7 %8 %9\nnest: 0* 1* 2* 3\n",
 		},
 		{
+			name: "a layout op over a parameter used by two groups is recomputed, not copied",
+			graph: `graph {
+  %0 = param 0 : f32[16,16]
+  %1 = reshape %0 : f32[16,2,8]
+  %2 = reduce_max %1 axes=[2] : f32[16,2]
+  %3 = reduce_sum %1 axes=[1] : f32[16,8]
+  return %2, %3
+}`,
+			want: "group 0 -> %2 (reduce_max): %2\ngroup 1 -> %3 (reduce_sum): %3\n",
+		},
+		{
 			name: "a value read across rows starts a new nest",
 			graph: `graph {
   %0 = param 0 : f32[16,8]
