@@ -133,7 +133,7 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		out.WriteString(decls[k])
 		out.WriteByte('\n')
 	}
-	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind noinline }\n")
+	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind noinline \"prefer-vector-width\"=\"512\" }\n")
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
 }
 

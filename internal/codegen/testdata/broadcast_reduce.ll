@@ -189,4 +189,4 @@ declare float @llvm.rint.f32(float)
 declare double @llvm.rint.f64(double)
 
 attributes #0 = { nounwind }
-attributes #1 = { nounwind noinline }
+attributes #1 = { nounwind noinline "prefer-vector-width"="512" }

@@ -173,4 +173,4 @@ done:
 declare float @llvm.maximum.f32(float, float)
 
 attributes #0 = { nounwind }
-attributes #1 = { nounwind noinline }
+attributes #1 = { nounwind noinline "prefer-vector-width"="512" }

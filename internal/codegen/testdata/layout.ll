@@ -69,4 +69,4 @@ done:
 
 
 attributes #0 = { nounwind }
-attributes #1 = { nounwind noinline }
+attributes #1 = { nounwind noinline "prefer-vector-width"="512" }

@@ -252,4 +252,4 @@ done:
 declare i8 @llvm.fptoui.sat.i8.f32(float)
 
 attributes #0 = { nounwind }
-attributes #1 = { nounwind noinline }
+attributes #1 = { nounwind noinline "prefer-vector-width"="512" }
