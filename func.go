@@ -225,11 +225,12 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 	for _, o := range targets {
 		optr = append(optr, o.ptr)
 	}
-	err := e.exe.Load().RunSized(ins, optr, b)
+	ro := runtime.RunOptions{Size: b, Threads: f.cfg.threads}
+	err := e.exe.Load().RunWith(ins, optr, ro)
 	if errEvicted(err) {
 		var exe *runtime.Executable
 		if exe, err = f.rebuild(e); err == nil {
-			err = exe.RunSized(ins, optr, b)
+			err = exe.RunWith(ins, optr, ro)
 		}
 	}
 	if err != nil {

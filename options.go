@@ -1,6 +1,10 @@
 package gojit
 
-import "log/slog"
+import (
+	"log/slog"
+
+	"github.com/gojit/gojit/internal/runtime"
+)
 
 // Option configures Compile.
 type Option func(*config)
@@ -11,6 +15,7 @@ type config struct {
 	logger    *slog.Logger
 	fastMath  bool
 	dynamic   []dynDim
+	threads   int
 	// recompileLimit is how many signatures a Func traces before it
 	// warns; <= 0 never warns.
 	recompileLimit int
@@ -44,6 +49,20 @@ func WithOptLevel(level int) Option {
 // inputs or intermediates that are NaN or infinite. The default is
 // IEEE-exact code. Fast-math kernels have their own signatures.
 func WithFastMath() Option { return func(c *config) { c.fastMath = true } }
+
+// WithThreads caps how many threads the Func's large loop nests are split
+// across (n <= 0: the process-wide setting, see SetThreads). Loops that
+// visit fewer than about 65,536 elements always run on the calling
+// goroutine, where handing work to another core costs more than it saves.
+// The thread count does not change the compiled code.
+func WithThreads(n int) Option { return func(c *config) { c.threads = max(n, 0) } }
+
+// SetThreads sets how many threads any Func's large loop nests may be split
+// across, process-wide: n <= 0 restores the default, GOMAXPROCS when gojit
+// first runs a loop. It returns the previous setting (0 for the default).
+// Loops run on a pool of goroutines that spin briefly before parking,
+// because waking a parked goroutine costs more than a small loop.
+func SetThreads(n int) int { return runtime.SetThreads(n) }
 
 // WithRecompileLimit sets how many signatures the Func may trace before it
 // logs a warning (once) naming the arguments whose shapes, dtypes or static

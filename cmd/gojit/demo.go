@@ -103,9 +103,9 @@ type demoResult struct {
 // callStats are the counters that show whether a call traced or compiled.
 type callStats struct {
 	Calls    int64 `json:"calls"`
-	Traces   int64 `json:"traces"`   // Func.Stats: signatures traced
-	Compiles int64 `json:"compiles"` // process-wide kernel compiles since the demo began
-	Hits     int64 `json:"hits"`     // process-wide compile cache hits since the demo began
+	Traces   int64 `json:"traces"`    // Func.Stats: signatures traced
+	Compiles int64 `json:"compiles"`  // process-wide kernel compiles since the demo began
+	Hits     int64 `json:"hits"`      // process-wide compile cache hits since the demo began
 	DiskHits int64 `json:"disk_hits"` // kernels loaded from the disk cache since the demo began
 }
 

@@ -75,3 +75,8 @@ func CallRange(addr uintptr, args unsafe.Pointer, group, start, end int64) { pan
 
 // Init reports ErrUnavailable.
 func Init() error { return ErrUnavailable }
+
+// CallRangeDirect panics: there is no kernel to call in this build.
+func CallRangeDirect(addr uintptr, ptrs *[MaxDirect]unsafe.Pointer, group, start, end int64) {
+	panic(ErrUnavailable)
+}

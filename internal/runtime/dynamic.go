@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/gojit/gojit/internal/codegen"
 	"github.com/gojit/gojit/internal/diskcache"
@@ -206,49 +205,11 @@ func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*
 	return d, nil
 }
 
-// RunSized is Run for a dynamic executable at dynamic size b: ins and outs
-// hold the sizes the graph has at b. On other executables it is Run.
-func (e *Executable) RunSized(ins, outs []unsafe.Pointer, b int) error {
-	d := e.Dynamic
-	if d == nil {
-		return e.Run(ins, outs)
-	}
-	if !e.acquire() {
-		return ErrEvicted
-	}
-	defer e.release()
-	fr := e.frames.Get().(*frame)
+// growTemps makes fr's temporaries large enough for size b.
+func (d *Dynamic) growTemps(fr *frame, b int) {
 	for i, t := range d.temps {
 		if words := (t.At(b) + 7) / 8; len(fr.temps[i]) < words {
 			fr.temps[i] = make([]uint64, words)
 		}
 	}
-	args := e.pinArgs(fr, ins, outs)
-	threads := pool().Threads()
-	for gi := range e.Module.Groups {
-		extent := int64(d.extents[gi].At(b))
-		chunks := min(int64(threads), extent)
-		if d.works[gi].At(b) < ParallelWork || chunks < 2 {
-			llvm.CallRange(e.rangeAddr, args, int64(gi), 0, extent)
-			continue
-		}
-		group := int64(gi)
-		pool().Run(int(chunks), func(c int) {
-			lo := extent * int64(c) / chunks
-			hi := extent * int64(c+1) / chunks
-			llvm.CallRange(e.rangeAddr, args, group, lo, hi)
-		})
-	}
-	fr.unpin()
-	e.frames.Put(fr)
-	for i, c := range e.copies {
-		src := ins[c.src.i]
-		if c.src.kind != fromInput {
-			src = outs[c.src.i]
-		}
-		if n := d.copies[i].At(b); n > 0 {
-			copy(unsafe.Slice((*byte)(outs[c.out]), n), unsafe.Slice((*byte)(src), n))
-		}
-	}
-	return nil
 }

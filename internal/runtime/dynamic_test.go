@@ -58,7 +58,7 @@ func TestDynamicServesEverySize(t *testing.T) {
 		}
 		outs := [][]float32{make([]float32, b*100+1), make([]float32, b+1), make([]float32, 101)}
 		ptrs := []unsafe.Pointer{unsafe.Pointer(&outs[0][0]), unsafe.Pointer(&outs[1][0]), unsafe.Pointer(&outs[2][0])}
-		if err := e.RunSized([]unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&w[0])}, ptrs, b); err != nil {
+		if err := e.RunWith([]unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&w[0])}, ptrs, RunOptions{Size: b}); err != nil {
 			t.Fatal(err)
 		}
 		ref, err := interp.Run(rowsGraph(t, b), []any{x[:b*100], w})

@@ -5,6 +5,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
+
+	"github.com/gojit/gojit/internal/llvm"
 )
 
 // Pool runs the chunks of one parallel loop on several goroutines. Waking a
@@ -19,8 +22,8 @@ type Pool struct {
 	workers int
 	busy    sync.Mutex
 
-	seq  atomic.Uint64 // incremented for every job
-	job  atomic.Pointer[job]
+	seq  atomic.Uint64 // incremented for every loop
+	cur  job
 	mu   sync.Mutex // guards parked and the wake-ups
 	cond *sync.Cond
 	// parked counts workers blocked in cond.Wait.
@@ -31,12 +34,32 @@ type Pool struct {
 // SpinTime is how long an idle worker spins before parking.
 const SpinTime = 200 * time.Microsecond
 
+// job is the loop the pool is running. The pool owns one job and reuses
+// it for every loop, so running a loop allocates nothing. Its state word
+// packs an epoch (incremented per loop), the chunk count and the next
+// unclaimed chunk: a worker claims a chunk with one compare-and-swap that
+// fails if the loop it saw has ended and another begun, and reads the
+// loop's description only after a successful claim. The owner rewrites the
+// description only after every claimed chunk has finished (pending is 0),
+// so no claim can see a half-written loop.
 type job struct {
+	state   atomic.Uint64 // epoch<<32 | chunks<<16 | next
+	pending atomic.Int64  // chunks not finished
 	fn      func(chunk int)
-	chunks  int64
-	next    atomic.Int64 // next unclaimed chunk
-	pending atomic.Int64 // chunks not finished
+	rng     RangeCall
 }
+
+// RangeCall describes a loop that calls a kernel's range entry point:
+// chunk c of n runs group Group over [Extent*c/n, Extent*(c+1)/n).
+type RangeCall struct {
+	Addr   uintptr        // the range entry point
+	Args   unsafe.Pointer // its argument array (pinned)
+	Group  int64
+	Extent int64
+}
+
+// maxChunks bounds the chunks of one loop (16 bits of the state word).
+const maxChunks = 1<<16 - 1
 
 // NewPool returns a pool that runs loops on the calling goroutine plus
 // workers extra goroutines (started on first use).
@@ -59,15 +82,37 @@ func (p *Pool) Run(chunks int, fn func(chunk int)) {
 		}
 		return
 	}
+	p.run(chunks, fn, RangeCall{})
+}
+
+// RunRange runs r split into chunks pieces, spread over the pool's
+// goroutines, and returns when all have finished. It allocates nothing.
+func (p *Pool) RunRange(chunks int, r RangeCall) {
+	if chunks <= 1 || p.workers == 0 || !p.busy.TryLock() {
+		r.chunk(0, 1)
+		return
+	}
+	p.run(chunks, nil, r)
+}
+
+func (r *RangeCall) chunk(c, n int64) {
+	llvm.CallRange(r.Addr, r.Args, r.Group, r.Extent*c/n, r.Extent*(c+1)/n)
+}
+
+// run publishes a loop (p.busy held) and works on it until it is done.
+func (p *Pool) run(chunks int, fn func(int), r RangeCall) {
 	defer p.busy.Unlock()
 	p.start.Do(func() {
 		for range p.workers {
 			go p.worker()
 		}
 	})
-	j := &job{fn: fn, chunks: int64(chunks)}
+	chunks = min(chunks, maxChunks)
+	j := &p.cur
+	j.fn, j.rng = fn, r
 	j.pending.Store(int64(chunks))
-	p.job.Store(j)
+	epoch := j.state.Load()>>32 + 1
+	j.state.Store(epoch<<32 | uint64(chunks)<<16)
 	p.seq.Add(1)
 	p.mu.Lock()
 	if p.parked > 0 {
@@ -80,17 +125,25 @@ func (p *Pool) Run(chunks int, fn func(chunk int)) {
 			goruntime.Gosched()
 		}
 	}
-	p.job.Store(nil)
+	j.fn, j.rng = nil, RangeCall{}
 }
 
-// work claims and runs chunks until none are left.
+// work claims and runs chunks of the current loop until none are left.
 func (j *job) work() {
 	for {
-		c := j.next.Add(1) - 1
-		if c >= j.chunks {
-			return
+		s := j.state.Load()
+		chunks, next := int64(s>>16&0xffff), int64(s&0xffff)
+		if next >= chunks || !j.state.CompareAndSwap(s, s+1) {
+			if next >= chunks {
+				return
+			}
+			continue
 		}
-		j.fn(int(c))
+		if j.fn != nil {
+			j.fn(int(next))
+		} else {
+			j.rng.chunk(next, chunks)
+		}
 		j.pending.Add(-1)
 	}
 }
@@ -110,9 +163,7 @@ func (p *Pool) worker() {
 			}
 		}
 		seen = p.seq.Load()
-		if j := p.job.Load(); j != nil {
-			j.work()
-		}
+		p.cur.work()
 	}
 }
 

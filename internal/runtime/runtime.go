@@ -112,6 +112,22 @@ func (e *Executable) Interpreted() bool { return e.kernel == nil }
 // caller guarantees it (the kernels are compiled with noalias). Run fails
 // with ErrEvicted if the cache has evicted e's kernel.
 func (e *Executable) Run(ins, outs []unsafe.Pointer) error {
+	return e.RunWith(ins, outs, RunOptions{})
+}
+
+// RunOptions adjust one run.
+type RunOptions struct {
+	// Size is the dynamic dimension's size, for executables built by
+	// BuildDynamic (ins and outs then hold the sizes the graph has at
+	// Size); other executables ignore it.
+	Size int
+	// Threads caps the threads a loop nest may be split across; zero
+	// means the process-wide setting (SetThreads).
+	Threads int
+}
+
+// RunWith is Run with options.
+func (e *Executable) RunWith(ins, outs []unsafe.Pointer, o RunOptions) error {
 	if e.kernel == nil {
 		return e.interpret(ins, outs)
 	}
@@ -119,26 +135,39 @@ func (e *Executable) Run(ins, outs []unsafe.Pointer) error {
 		return ErrEvicted
 	}
 	defer e.release()
+	b := o.Size
 	if len(e.slots) > 0 {
 		fr := e.frames.Get().(*frame)
-		if e.parallel && pool().Threads() > 1 {
-			e.callParallel(fr, ins, outs)
-		} else if len(e.slots) <= llvm.MaxDirect {
+		threads := Threads()
+		if o.Threads > 0 {
+			threads = min(threads, o.Threads)
+		}
+		switch {
+		case e.Dynamic != nil:
+			e.Dynamic.growTemps(fr, b)
+			e.callRanges(fr, ins, outs, b, threads)
+		case e.parallel && threads > 1:
+			e.callRanges(fr, ins, outs, b, threads)
+		case len(e.slots) <= llvm.MaxDirect:
 			e.callDirect(fr, ins, outs)
-		} else {
+		default:
 			e.callPinned(fr, ins, outs)
 		}
 		e.frames.Put(fr)
 	}
-	for _, c := range e.copies {
+	for i, c := range e.copies {
 		var src unsafe.Pointer
 		if c.src.kind == fromInput {
 			src = ins[c.src.i]
 		} else {
 			src = outs[c.src.i]
 		}
-		if c.bytes > 0 {
-			copy(unsafe.Slice((*byte)(outs[c.out]), c.bytes), unsafe.Slice((*byte)(src), c.bytes))
+		n := c.bytes
+		if e.Dynamic != nil {
+			n = e.Dynamic.copies[i].At(b)
+		}
+		if n > 0 {
+			copy(unsafe.Slice((*byte)(outs[c.out]), n), unsafe.Slice((*byte)(src), n))
 		}
 	}
 	return nil
@@ -191,30 +220,62 @@ func (fr *frame) unpin() {
 	clear(fr.args)
 }
 
-// ParallelWork is the number of elements a group must visit before it is
+// ParallelWork is the number of elements a nest must visit before it is
 // split across threads: below it, handing work to another core costs more
-// than it saves.
+// than it saves. BenchmarkParallelThreshold measures the crossover.
 const ParallelWork = 1 << 16
 
-// callParallel runs the groups one after another through the range entry,
-// splitting each large one into a chunk per thread.
-func (e *Executable) callParallel(fr *frame, ins, outs []unsafe.Pointer) {
-	args := e.pinArgs(fr, ins, outs)
-	threads := pool().Threads()
+// callRanges runs the nests one after another through the range entry,
+// splitting each large one into a chunk per thread. Dynamic executables
+// always come here, with each nest's extent at size b.
+func (e *Executable) callRanges(fr *frame, ins, outs []unsafe.Pointer, b, threads int) {
+	direct := len(e.slots) <= llvm.MaxDirect
+	var ptrs [llvm.MaxDirect]unsafe.Pointer
+	var args unsafe.Pointer
+	if direct {
+		for i, s := range e.slots {
+			ptrs[i] = e.slotPointer(fr, s, ins, outs)
+		}
+	}
 	for gi, g := range e.Module.Groups {
-		chunks := min(threads, g.Extent)
-		if g.Work < ParallelWork || chunks < 2 {
-			llvm.CallRange(e.rangeAddr, args, int64(gi), 0, int64(g.Extent))
+		extent, work := g.Extent, g.Work
+		if d := e.Dynamic; d != nil {
+			extent, work = d.extents[gi].At(b), d.works[gi].At(b)
+		}
+		chunks := max(min(threads, extent), 1)
+		if work < ParallelWork {
+			chunks = 1
+		}
+		if chunks == 1 && direct {
+			llvm.CallRangeDirect(e.rangeAddr, &ptrs, int64(gi), 0, int64(extent))
 			continue
 		}
-		extent, group := int64(g.Extent), int64(gi)
-		pool().Run(chunks, func(c int) {
-			lo := extent * int64(c) / int64(chunks)
-			hi := extent * int64(c+1) / int64(chunks)
-			llvm.CallRange(e.rangeAddr, args, group, lo, hi)
-		})
+		if args == nil {
+			args = e.pinArgs(fr, ins, outs)
+		}
+		pool().RunRange(chunks, RangeCall{Addr: e.rangeAddr, Args: args, Group: int64(gi), Extent: int64(extent)})
 	}
-	fr.unpin()
+	if args != nil {
+		fr.unpin()
+	}
+}
+
+var threadLimit atomic.Int64
+
+// SetThreads sets how many threads a loop nest may be split across, for
+// the whole process: n <= 0 restores the default, GOMAXPROCS at first use.
+// It returns the previous setting.
+func SetThreads(n int) int {
+	return int(threadLimit.Swap(int64(max(n, 0))))
+}
+
+// Threads returns the number of threads a loop nest may be split across.
+func Threads() int {
+	t := pool().Threads()
+	if n := int(threadLimit.Load()); n > 0 {
+		t = min(t, n)
+	}
+	return t
 }
 
 var (
