@@ -225,6 +225,9 @@ func (fr *frame) unpin() {
 // than it saves. BenchmarkParallelThreshold measures the crossover.
 const ParallelWork = 1 << 16
 
+// parallelWork is ParallelWork, lowered by benchmarks to force splits.
+var parallelWork = ParallelWork
+
 // callRanges runs the nests one after another through the range entry,
 // splitting each large one into a chunk per thread. Dynamic executables
 // always come here, with each nest's extent at size b.
@@ -243,7 +246,7 @@ func (e *Executable) callRanges(fr *frame, ins, outs []unsafe.Pointer, b, thread
 			extent, work = d.extents[gi].At(b), d.works[gi].At(b)
 		}
 		chunks := max(min(threads, extent), 1)
-		if work < ParallelWork {
+		if work < parallelWork {
 			chunks = 1
 		}
 		if chunks == 1 && direct {
@@ -455,7 +458,7 @@ func newExecutable(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig [32]
 		return nil, err
 	}
 	for _, gr := range mod.Groups {
-		e.parallel = e.parallel || gr.Work >= ParallelWork
+		e.parallel = e.parallel || gr.Work >= parallelWork
 	}
 	e.layout()
 	stats.live.Add(1)
