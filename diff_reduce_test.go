@@ -132,6 +132,16 @@ func TestDiffReduce(t *testing.T) {
 			{name: "mean_rows", bound: sb(gojit.ReduceMean, -1), f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Mean(-1) }},
 			{name: "cols_exact", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Sum(0) }},
 			{name: "cols_transposed_exact", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Reshape(3, 10, 100).Sum(1) }},
+			// Column chunks: the last axis is long enough to be split.
+			{name: "cols_chunked_exact", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Reshape(2, 1500).Sum(0) }},
+			{name: "cols_chunked_3d_exact", f: func(in []*gojit.Tensor) *gojit.Tensor {
+				x := in[0].Reshape(1, 1, 3000)
+				return x.BroadcastTo(2, 3, 3000).Mul(x.Abs().Floor()).Max(0)
+			}},
+			{name: "cols_chunked_two_axes_exact", f: func(in []*gojit.Tensor) *gojit.Tensor {
+				x := in[0].Reshape(1, 1, 3000)
+				return x.BroadcastTo(2, 2, 3000).Add(x.Mul(gojit.Scalar(3))).Prod(0, 1)
+			}},
 			{name: "prod_rows", f: func(in []*gojit.Tensor) *gojit.Tensor {
 				return in[0].Mul(gojit.Scalar(0.125)).Add(gojit.Scalar(1)).Prod(1)
 			}},

@@ -111,8 +111,8 @@ func walkable(g *ir.Graph, n *ir.Node) bool {
 // reassociating anything), and each output element still folds its
 // elements in row-major order of the reduced indices, exactly as the
 // interpreter does. The outer loop runs over operand axis 0 when it is
-// kept, which is then also output axis 0; otherwise it is a single
-// iteration around the whole walk.
+// kept, which is then also output axis 0; otherwise over chunks of the
+// last axis (a single chunk when that axis is short).
 func (gr *group) emitReduceWalk(n *ir.Node) int {
 	a := n.Args[0]
 	an := &gr.g.Nodes[a]
@@ -130,15 +130,35 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 	extent := 1
 	var ls []*loop
 	in := newIndex("walk"+strconv.Itoa(gr.tmp), shape)
+	// When axis 0 is reduced, the outer loop runs over chunks of the last
+	// (kept, contiguous) axis instead, so the runtime can still split the
+	// walk; each chunk folds its own output columns, in the same order.
+	last := rank - 1
+	c0, c1 := "", ""
 	if first == 0 {
-		// The whole walk is one unit of work for the runtime.
-		ls = append(ls, gr.openLoop("%start", "%end"))
+		cw := walkChunkBytes / max(dt.Size(), 1)
+		chunks := 1
+		if shape[last] >= 2*cw {
+			chunks = (shape[last] + cw - 1) / cw
+		}
+		l := gr.openLoop("%start", "%end")
+		ls = append(ls, l)
+		extent = chunks
+		if chunks > 1 {
+			c0 = gr.ins("mul nuw nsw i64 %s, %d", l.iv, cw)
+			c1 = gr.ins("add nuw nsw i64 %s, %d", c0, cw)
+			over := gr.ins("icmp sgt i64 %s, %d", c1, shape[last])
+			c1 = gr.ins("select i1 %s, i64 %d, i64 %s", over, shape[last], c1)
+		}
 	}
 	// Output coordinates of the kept axes seen so far, and the linear
 	// output offset they determine.
 	var outDims []string
 	openAxis := func(k int) {
 		start, end := "0", strconv.Itoa(shape[k])
+		if k == last && c0 != "" {
+			start, end = c0, c1
+		}
 		if k == 0 && !isRed[0] {
 			extent = shape[0]
 			if gr.row != "" {
@@ -174,9 +194,19 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 			base = gr.ins("mul nuw nsw i64 %s, %d", base, block)
 		}
 	}
-	init := gr.openLoop("0", strconv.Itoa(block))
-	gr.storeRoot(dt, gr.ins("add nuw nsw i64 %s, %s", base, init.iv), reduceInit(n.Op, dt))
-	gr.closeLoop(init)
+	if c0 != "" {
+		// Only this chunk's columns of every output row.
+		rows := gr.openLoop("0", strconv.Itoa(block/shape[last]))
+		rowOff := gr.ins("mul nuw nsw i64 %s, %d", rows.iv, shape[last])
+		col := gr.openLoop(c0, c1)
+		gr.storeRoot(dt, gr.ins("add nuw nsw i64 %s, %s", rowOff, col.iv), reduceInit(n.Op, dt))
+		gr.closeLoop(col)
+		gr.closeLoop(rows)
+	} else {
+		init := gr.openLoop("0", strconv.Itoa(block))
+		gr.storeRoot(dt, gr.ins("add nuw nsw i64 %s, %s", base, init.iv), reduceInit(n.Op, dt))
+		gr.closeLoop(init)
+	}
 	for k := first; k < rank; k++ {
 		openAxis(k)
 	}
@@ -190,6 +220,10 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 	gr.closeLoops(ls)
 	return extent
 }
+
+// walkChunkBytes is the width of the column chunks a walked reduction over
+// axis 0 is split into.
+const walkChunkBytes = 2048
 
 // reduceInit is the accumulator's start value.
 func reduceInit(op ir.Op, dt ir.DType) string {
