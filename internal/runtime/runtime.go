@@ -58,6 +58,10 @@ type Executable struct {
 	// Bytes is the size of the kernel's object code (zero when
 	// interpreted); the cache's byte limit counts it.
 	Bytes int
+	// TempBytes is the total size of the intermediates that live in
+	// memory; ArenaBytes is the arena they share, smaller when some are
+	// never live at the same time (see memplan.go).
+	TempBytes, ArenaBytes int
 
 	kernel    *llvm.Kernel
 	rangeAddr uintptr  // the module's RangeEntry
@@ -65,7 +69,9 @@ type Executable struct {
 	slots     []source // where each module slot's pointer comes from
 	copies    []outCopy
 	tempBytes []int
-	frames    sync.Pool
+	// arenaOffsets[i] is temporary i's offset in the frame's arena.
+	arenaOffsets []int
+	frames       sync.Pool
 
 	// Dynamic is set on executables that serve every size of a dynamic
 	// dimension; see BuildDynamic and RunSized.
@@ -470,13 +476,11 @@ func newExecutable(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig [32]
 // pool of per-call frames.
 func (e *Executable) layout() {
 	e.slots, e.tempBytes, e.copies = planLayout(e.Graph, e.Module)
-	e.frames.New = func() any {
-		fr := &frame{args: make([]unsafe.Pointer, len(e.slots)), temps: make([][]uint64, len(e.tempBytes))}
-		for i, b := range e.tempBytes {
-			fr.temps[i] = make([]uint64, (b+7)/8)
-		}
-		return fr
+	e.arenaOffsets, e.ArenaBytes = e.arenaLayout()
+	for _, b := range e.tempBytes {
+		e.TempBytes += b
 	}
+	e.frames.New = func() any { return e.newFrame() }
 }
 
 // planLayout says where each of mod's slots points: caller inputs, caller
