@@ -27,6 +27,13 @@ type Lowered struct {
 	// CompileTime is how long generating, compiling and loading took when
 	// the kernel was built (it may have been built by an earlier Call).
 	CompileTime time.Duration
+	// TempBytes is the size of the intermediates that must live in memory
+	// (values the plan materializes that are neither inputs nor results);
+	// ArenaBytes is the per-call arena they share, smaller when some are
+	// never live at the same time.
+	TempBytes, ArenaBytes int
+	// FromDisk reports that the kernel was loaded from the disk cache.
+	FromDisk bool
 }
 
 // Lower returns every stage's text for args' signature, tracing and
@@ -47,6 +54,7 @@ func (f *Func) Lower(args ...any) (*Lowered, error) {
 	}
 	l.LLVM = exe.Module.Text
 	l.CompileTime = exe.CompileTime
+	l.TempBytes, l.ArenaBytes, l.FromDisk = exe.TempBytes, exe.ArenaBytes, exe.FromDisk
 	lo := llvm.Options{OptLevel: f.cfg.optLevel}
 	if l.Optimized, err = llvm.OptimizedIR(exe.Module.Entry+".ll", l.LLVM, lo); err != nil {
 		return nil, err
