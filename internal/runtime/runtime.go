@@ -142,12 +142,20 @@ func (e *Executable) RunWith(ins, outs []unsafe.Pointer, o RunOptions) error {
 	}
 	defer e.release()
 	b := o.Size
-	if len(e.slots) > 0 {
-		fr := e.frames.Get().(*frame)
-		threads := Threads()
+	threads := 1
+	if e.parallel || e.Dynamic != nil {
+		threads = Threads()
 		if o.Threads > 0 {
 			threads = min(threads, o.Threads)
 		}
+	}
+	switch {
+	case len(e.slots) == 0:
+	case len(e.tempBytes) == 0 && e.Dynamic == nil && threads == 1 && len(e.slots) <= llvm.MaxDirect:
+		// The common small call: no temporaries, so no frame.
+		e.callDirect(nil, ins, outs)
+	default:
+		fr := e.frames.Get().(*frame)
 		switch {
 		case e.Dynamic != nil:
 			e.Dynamic.growTemps(fr, b)
