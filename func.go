@@ -114,6 +114,9 @@ func Compile(fn any, opts ...Option) (*Func, error) {
 	for _, o := range opts {
 		o(&f.cfg)
 	}
+	if f.cfg.err != nil {
+		return nil, f.cfg.err
+	}
 	for i := range t.NumIn() {
 		in := t.In(i)
 		f.params = append(f.params, param{tensor: in == tensorType, typ: in})
@@ -444,7 +447,8 @@ func (f *Func) build(e *entry, args []any) error {
 }
 
 func (f *Func) runtimeOptions() runtime.Options {
-	return runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel, FastMath: f.cfg.fastMath, Name: f.name}
+	return runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel, FastMath: f.cfg.fastMath,
+		Passes: f.cfg.passes, Name: f.name}
 }
 
 func (f *Func) recordBuild(d time.Duration) {

@@ -42,3 +42,35 @@ func TestLowerSharesTheCallCache(t *testing.T) {
 		t.Error("Lower with an extra argument succeeded")
 	}
 }
+
+func TestWithPassDump(t *testing.T) {
+	var b strings.Builder
+	f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor {
+		return x.Mul(gojit.Scalar(1)).Neg().Neg().Add(x.Mul(gojit.Scalar(1)))
+	}, gojit.WithPassDump(&b, "simplify", "cse"), gojit.WithVerify())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := gojit.FromFloat32([]float32{1, -2, 3}, 3)
+	out, err := f.Call(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out[0].Float32(); got[0] != 2 || got[1] != -4 || got[2] != 6 {
+		t.Errorf("out = %v, want [2 -4 6]", got)
+	}
+	dump := b.String()
+	if !strings.Contains(dump, "== after simplify") || !strings.Contains(dump, "== after cse") || strings.Contains(dump, "== after fold") {
+		t.Errorf("dump has the wrong passes:\n%s", dump)
+	}
+	// After cse, x*1 is x, the double negation is x, and the result is
+	// x + x (the replaced nodes stay, dead, until dce).
+	after := dump[strings.Index(dump, "== after cse"):]
+	if !strings.Contains(after, "add %0, %0") || !strings.Contains(after, "return %9") {
+		t.Errorf("IR after cse:\n%s", after)
+	}
+	if _, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor { return x }, gojit.WithPassDump(&b, "nope")); err == nil ||
+		!strings.Contains(err.Error(), `unknown pass "nope"`) {
+		t.Errorf("unknown pass: %v", err)
+	}
+}

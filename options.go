@@ -1,7 +1,15 @@
 package gojit
 
 import (
+	"fmt"
+	"io"
 	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/passes"
 
 	"github.com/gojit/gojit/internal/runtime"
 )
@@ -16,6 +24,9 @@ type config struct {
 	fastMath  bool
 	dynamic   []dynDim
 	threads   int
+	passes    passes.Options
+	// err is an invalid option's error, returned by Compile.
+	err error
 	// recompileLimit is how many signatures a Func traces before it
 	// warns; <= 0 never warns.
 	recompileLimit int
@@ -63,6 +74,39 @@ func WithThreads(n int) Option { return func(c *config) { c.threads = max(n, 0) 
 // Loops run on a pool of goroutines that spin briefly before parking,
 // because waking a parked goroutine costs more than a small loop.
 func SetThreads(n int) int { return runtime.SetThreads(n) }
+
+// WithPassDump writes the graph after each named optimizer pass (every
+// pass if none is named) to w, each time the Func traces a new signature:
+// the library form of `gojit dump -pass NAME`. Pass names are those of
+// `gojit dump -passes`: fold, simplify, cse and dce. Writes to w are
+// serialized.
+func WithPassDump(w io.Writer, names ...string) Option {
+	return func(c *config) {
+		want := map[string]bool{}
+		for _, n := range names {
+			if _, ok := passes.Lookup(n); !ok {
+				c.err = fmt.Errorf("gojit: WithPassDump: unknown pass %q (passes: %s)", n, strings.Join(passes.Names(), ", "))
+				return
+			}
+			want[n] = true
+		}
+		var mu sync.Mutex
+		c.passes.Observe = func(p passes.Pass, g *ir.Graph, took time.Duration) {
+			if len(want) > 0 && !want[p.Name] {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(w, "== after %s (%v) ==\n%s\n", p.Name, took.Round(time.Microsecond), ir.Print(g, true))
+		}
+	}
+}
+
+// WithVerify checks the graph's invariants (ir.Verify) after every
+// optimizer pass, so a pass that breaks the graph is named in the error
+// instead of the damage surfacing later. It is a debugging aid; gojit's
+// own tests always verify.
+func WithVerify() Option { return func(c *config) { c.passes.Verify = true } }
 
 // WithRecompileLimit sets how many signatures the Func may trace before it
 // logs a warning (once) naming the arguments whose shapes, dtypes or static

@@ -112,7 +112,7 @@ func BuildDynamic(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error
 		if err := ir.Verify(g); err != nil {
 			return nil, err
 		}
-		cg, err := passes.Optimize(g, passes.Options{})
+		cg, err := passes.Optimize(g, opt.Passes)
 		if err != nil {
 			return nil, err
 		}

@@ -36,6 +36,10 @@ type Options struct {
 	// interpreter's by rounding, and are undefined for NaN or infinite
 	// values. The default is IEEE-exact code.
 	FastMath bool
+	// Passes controls the graph optimizer: verification after each pass
+	// and an observer (for IR dumps). It does not change the result, so
+	// it is not part of the signature.
+	Passes passes.Options
 	// Name labels the kernel in logs and disk cache listings, such as
 	// the traced function's name. It is not part of the signature.
 	Name string
@@ -354,7 +358,7 @@ func Build(g *ir.Graph, opt Options) (*Executable, error) {
 	if err := ir.Verify(g); err != nil {
 		return nil, err
 	}
-	cg, err := passes.Optimize(g, passes.Options{})
+	cg, err := passes.Optimize(g, opt.Passes)
 	if err != nil {
 		return nil, err
 	}
