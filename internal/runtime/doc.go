@@ -1,16 +1,45 @@
-// Package runtime turns a graph into something that runs: it fuses the
-// graph, generates LLVM IR, compiles and loads it (or falls back to the
-// interpreter), and calls it.
+// Package runtime turns a graph into something that runs: it optimizes and
+// fuses the graph, generates LLVM IR, compiles and loads it (or loads a
+// cached object, or falls back to the interpreter), and calls it.
+//
+// # Calls
 //
 // An Executable's module takes one pointer per buffer slot: the graph's
-// parameters, then the result of every fused group. Run fills those
-// pointers from the caller's inputs and outputs and from temporaries held in
-// a pooled per-call frame, pins them for the cgo call (runtime.Pinner), and
-// makes exactly one call into native code. Outputs no group writes (an input
-// returned as is, a value returned twice) are copied afterwards.
+// parameters, then the result of every fused group that lives in memory.
+// Run fills those pointers from the caller's inputs and outputs and from
+// temporaries, and calls native code:
 //
-// Compiled executables are kept for the life of the process, keyed by a
-// SHA-256 signature of the canonical graph text, the options, the host CPU
-// and the LLVM and gojit versions; concurrent builds of one signature
-// compile once.
+//   - a small call passes the buffers as integer arguments of one C call
+//     (llvm.Kernel.CallDirect explains why that is sound), with no pinning
+//     and, when there are no temporaries, no frame;
+//   - a loop nest that visits at least ParallelWork elements is split into
+//     one chunk per thread through the module's range entry point, run on a
+//     pool of goroutines that spin briefly before parking (pool.go); the
+//     argument array is then pinned for the duration;
+//   - outputs no group writes (an input returned as is, a value returned
+//     twice) are copied afterwards.
+//
+// # Memory
+//
+// Temporaries come from a pooled per-call frame and share one arena whose
+// layout is fixed at build time from the temporaries' live ranges
+// (memplan.go), so steady-state calls allocate nothing.
+//
+// # Cache
+//
+// Executables are cached by a SHA-256 signature of the optimized graph's
+// canonical text, the options, the host CPU and its features, and the LLVM
+// and gojit versions (cache.go). The cache is an LRU bounded by entries and
+// object bytes; an evicted kernel is freed after its last running call, and
+// later calls report ErrEvicted so their caller rebuilds it. With a disk
+// directory configured, a miss first looks for a validated object there
+// (internal/diskcache) and compiles only if none is usable. Concurrent
+// builds of one signature compile once.
+//
+// # Dynamic dimensions
+//
+// BuildDynamic makes one executable serve every size of a dynamic dimension
+// from two traces of the same function (dynamic.go): their loop nests must
+// compile to identical code, with every extent and buffer proportional to
+// the size.
 package runtime
