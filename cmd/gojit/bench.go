@@ -48,9 +48,9 @@ func benchFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 	fs.StringVar(&o.peers.doc, "doc", "", "with -peers (implied): replace the generated table in the Markdown `file` (docs/benchmarks.md)")
 	fs.StringVar(&o.peers.python, "python", bench.DefaultPython, "with -peers: the Python `interpreter` that has NumPy and Numba")
 	fs.DurationVar(&o.peers.timeout, "timeout", 20*time.Minute, "with -peers: give up after `d`")
-	fs.BoolVar(&o.peers.small, "small", false, "with -peers: tiny sizes, to check the setup in seconds (the figures mean nothing)")
+	fs.BoolVar(&o.peers.small, "small", false, "with -peers (implied): tiny sizes, to check the setup in seconds (the figures mean nothing)")
 	return func() int {
-		peers := o.peers.on || o.peers.plot != "" || o.peers.doc != ""
+		peers := o.peers.on || o.peers.small || o.peers.plot != "" || o.peers.doc != ""
 		sizesSet := false
 		fs.Visit(func(f *flag.Flag) { sizesSet = sizesSet || f.Name == "sizes" })
 		sizes, err := parseSizes(o.sizes)

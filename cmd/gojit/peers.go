@@ -99,14 +99,26 @@ func runPeers(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 		return fail(stderr, "bench", err)
 	}
 	rounds := max(o.rounds, 1)
-	rows := measureGo(ws, rounds, stderr)
 	threads := runtime.GOMAXPROCS(0)
-	fmt.Fprintf(stderr, "running %s peers.py (NumPy, Numba; %d threads)...\n", o.peers.python, threads)
-	// peers.py takes at least 0.1 s per sample, as testing.Benchmark does
-	// with a short benchtime.
-	rep, err := bench.RunPeers(ctx, o.peers.python, bench.NewPeerSpec(ws, threads, rounds, 0.2), ws, stderr)
-	if err != nil {
-		return fail(stderr, "bench", err)
+	measure := progress(ws, rounds, stderr)
+	rows := make([]peerRow, len(ws))
+	var rep *bench.PeerReport
+	for i, w := range ws {
+		rows[i] = measureGo(w, rounds, measure, stderr)
+		// The peers measure each workload right after the Go side, so that
+		// both see the machine in the same state (it is shared, and its
+		// load changes from minute to minute). Samples of at least 0.2 s.
+		fmt.Fprintf(stderr, "%s: %s peers.py (NumPy, Numba; %d threads)\n", w.Name, o.peers.python, threads)
+		one := ws[i : i+1]
+		r, err := bench.RunPeers(ctx, o.peers.python, bench.NewPeerSpec(one, threads, rounds, 0.2), one, stderr)
+		if err != nil {
+			return fail(stderr, "bench", err)
+		}
+		if rep == nil {
+			rep = r
+		} else {
+			rep.Results = append(rep.Results, r.Results...)
+		}
 	}
 	mergePeers(rows, rep)
 	fmt.Fprintf(stderr, "done in %s\n", fmtDur(time.Since(start)))
@@ -139,10 +151,9 @@ func runPeers(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// measureGo measures every Go-side system of every workload and its
-// streaming floor, in rounds interleaved within each workload, keeping each
-// one's best.
-func measureGo(ws []bench.Workload, rounds int, stderr io.Writer) []peerRow {
+// progress returns the function that measures one benchmark, numbering
+// the steps of the whole Go side on stderr.
+func progress(ws []bench.Workload, rounds int, stderr io.Writer) func(string, func(*testing.B)) float64 {
 	total := 0
 	for _, w := range ws {
 		total += rounds * len(w.Systems)
@@ -154,47 +165,48 @@ func measureGo(ws []bench.Workload, rounds int, stderr io.Writer) []peerRow {
 		}
 	}
 	step := 0
-	measure := func(what string, fn func(*testing.B)) float64 {
+	return func(what string, fn func(*testing.B)) float64 {
 		step++
 		fmt.Fprintf(stderr, "[%*d/%d] %-52s", len(strconv.Itoa(total)), step, total, what)
 		d := bench.Measure(fn)
 		fmt.Fprintf(stderr, " %10s/op\n", fmtDur(d))
 		return float64(d.Nanoseconds())
 	}
-	rows := make([]peerRow, len(ws))
-	for i, w := range ws {
-		row := peerRow{Workload: w.Name, Ns: map[string]float64{}, Notes: map[string]string{}, Floor: w.Floor}
-		var floorRuns []func(*testing.B)
-		var floorBytes int64
-		if w.Floor != bench.FloorNone {
-			runs, nbytes, err := bench.FloorKernels(w.Floor, w.Elems)
-			if err == nil {
-				floorRuns, floorBytes = runs, nbytes
-			} else {
-				fmt.Fprintf(stderr, "%s: streaming floor: %v\n", w.Name, err)
-			}
+}
+
+// measureGo measures the Go-side systems of w and its streaming floor in
+// interleaved rounds, keeping each one's best.
+func measureGo(w bench.Workload, rounds int, measure func(string, func(*testing.B)) float64, stderr io.Writer) peerRow {
+	row := peerRow{Workload: w.Name, Ns: map[string]float64{}, Notes: map[string]string{}, Floor: w.Floor}
+	var floorRuns []func(*testing.B)
+	var floorBytes int64
+	if w.Floor != bench.FloorNone {
+		runs, nbytes, err := bench.FloorKernels(w.Floor, w.Elems)
+		if err == nil {
+			floorRuns, floorBytes = runs, nbytes
+		} else {
+			fmt.Fprintf(stderr, "%s: streaming floor: %v\n", w.Name, err)
 		}
-		var floorNs float64
-		for r := range rounds {
-			tag := fmt.Sprintf("%s [%d/%d]: ", w.Name, r+1, rounds)
-			for _, s := range w.Systems {
-				row.Ns[s.Name] = keepBest(row.Ns[s.Name], measure(tag+s.Name, s.Run))
-				if s.Note != "" {
-					row.Notes[s.Name] = s.Note
-				}
-			}
-			for k, run := range floorRuns {
-				floorNs = keepBest(floorNs, measure(fmt.Sprintf("%sfloor (%s %d)", tag, w.Floor, k+1), run))
-			}
-		}
-		if floorNs > 0 {
-			row.FloorGBs = float64(floorBytes) / floorNs
-			row.GojitGBs = float64(w.Bytes) / row.Ns["gojit"]
-			row.FloorFrac = row.GojitGBs / row.FloorGBs
-		}
-		rows[i] = row
 	}
-	return rows
+	var floorNs float64
+	for r := range rounds {
+		tag := fmt.Sprintf("%s [%d/%d]: ", w.Name, r+1, rounds)
+		for _, s := range w.Systems {
+			row.Ns[s.Name] = keepBest(row.Ns[s.Name], measure(tag+s.Name, s.Run))
+			if s.Note != "" {
+				row.Notes[s.Name] = s.Note
+			}
+		}
+		for k, run := range floorRuns {
+			floorNs = keepBest(floorNs, measure(fmt.Sprintf("%sfloor (%s %d)", tag, w.Floor, k+1), run))
+		}
+	}
+	if floorNs > 0 {
+		row.FloorGBs = float64(floorBytes) / floorNs
+		row.GojitGBs = float64(w.Bytes) / row.Ns["gojit"]
+		row.FloorFrac = row.GojitGBs / row.FloorGBs
+	}
+	return row
 }
 
 func keepBest(old, v float64) float64 {
@@ -289,7 +301,8 @@ func blasShort(libs string) string {
 func legend(res *peerResult) string {
 	return fmt.Sprintf(`Times are per call in ms (steady state: compiled, warm, gojit and Numba writing into preallocated outputs;
 NumPy allocating as idiomatic NumPy does). Each figure is the best of %d rounds (Go: testing.Benchmark with
-benchtime %s, interleaved per workload; Python: samples of at least 0.2 s, interleaved per workload).
+benchtime %s; Python: samples of at least 0.2 s; each round interleaves a workload's systems, and
+the Python peers measure each workload right after the Go side).
 Threads: %d for gojit, Numba parallel and NumPy's BLAS; 1 for the Go loop, gonum's floats, NumPy's
 elementwise code and Numba. gonum's floats are float64-only, so "(f64)" runs on float64 copies (twice the bytes);
 its matmul is blas32 (float32, goroutines). peer/gojit = best of NumPy, Numba, Numba parallel ÷ gojit: above 1× gojit
