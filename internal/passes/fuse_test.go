@@ -154,6 +154,30 @@ func TestRowNests(t *testing.T) {
 			want: "group 0 -> %2 (reduce_max): %2\ngroup 1 -> %3 (reduce_sum): %3\n",
 		},
 		{
+			name: "layer norm is one nest, per-row scalars included",
+			graph: `graph {
+  %0 = param 0 : f32[16,8]
+  %1 = param 1 : f32[8]
+  %2 = reduce_sum %0 axes=[1] : f32[16]
+  %3 = const 0.125 : f32[16]
+  %4 = mul %2, %3 : f32[16]
+  %5 = reshape %4 : f32[16,1]
+  %6 = broadcast %5 : f32[16,8]
+  %7 = sub %0, %6 : f32[16,8]
+  %8 = mul %7, %7 : f32[16,8]
+  %9 = reduce_sum %8 axes=[1] : f32[16]
+  %10 = mul %9, %3 : f32[16]
+  %11 = reshape %10 : f32[16,1]
+  %12 = rsqrt %11 : f32[16,1]
+  %13 = broadcast %12 : f32[16,8]
+  %14 = mul %7, %13 : f32[16,8]
+  %15 = broadcast %1 : f32[16,8]
+  %16 = mul %14, %15 : f32[16,8]
+  return %16
+}`,
+			want: "group 0 -> %2 (reduce_sum): %2\ngroup 1 -> %5 (reshape): %4 %5\ngroup 2 -> %7 (sub): %6 %7\ngroup 3 -> %9 (reduce_sum): %8 %9\ngroup 4 -> %12 (rsqrt): %10 %11 %12\ngroup 5 -> %16 (mul): %13 %14 %15 %16\nnest: 0* 1* 2* 3* 4* 5\n",
+		},
+		{
 			name: "a value read across rows starts a new nest",
 			graph: `graph {
   %0 = param 0 : f32[16,8]

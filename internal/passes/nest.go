@@ -21,11 +21,12 @@ const (
 //   - it has the nest's number of rows (at least minNestRows): dimension 0
 //     of its output, or of a reduction's operand when axis 0 is kept;
 //   - its rows have at least minRowElems elements, so its inner loops
-//     still vectorize;
+//     still vectorize, or exactly one (a per-row scalar such as a mean or
+//     an rsqrt of a variance);
 //   - it reads some value the nest computes, and every value of the nest
 //     it reads it reads only at the row it is computing (rowReads);
-//   - it is a reduction or reads one of the nest's reductions: chains of
-//     elementwise groups run faster as flat loops over whole tensors;
+//   - it is a reduction or the nest has one: chains of elementwise groups
+//     alone run faster as flat loops over whole tensors;
 //
 // otherwise it starts a nest of its own. This is how reduce → broadcast →
 // elementwise patterns (softmax, layer norm) become one loop over rows with
@@ -37,28 +38,30 @@ func (p *Plan) rowNests(isOut []bool, users [][]ir.Value) {
 	p.RowLocal = make([]bool, len(g.Nodes))
 	nestOf := make([]int, len(p.Roots))
 	rows := -1
+	hasReduce := false // the current nest has a reduction
 	for gi, r := range p.Roots {
 		rr := groupRows(g, r)
+		red := isReduce(g, r)
 		join := false
 		if len(p.Nests) > 0 && rr == rows && rr >= minNestRows {
 			reads := p.rowReads(r, rr)
 			cur := len(p.Nests) - 1
 			join = true
 			dep := false
-			red := isReduce(g, r)
 			for _, rd := range reads {
 				if gv := p.Group[rd.v]; gv >= 0 && nestOf[gv] == cur {
-					dep = dep || red || isReduce(g, rd.v)
+					dep = true
 					join = join && rd.aligned
 				}
 			}
-			join = join && dep
+			join = join && dep && (red || hasReduce)
 		}
 		if join {
 			p.Nests[len(p.Nests)-1] = append(p.Nests[len(p.Nests)-1], gi)
+			hasReduce = hasReduce || red
 		} else {
 			p.Nests = append(p.Nests, []int{gi})
-			rows = rr
+			rows, hasReduce = rr, red
 		}
 		nestOf[gi] = len(p.Nests) - 1
 	}
@@ -105,7 +108,10 @@ func groupRows(g *ir.Graph, r ir.Value) int {
 	if n.Op.Kind() == ir.KindReduce || n.Op.Kind() == ir.KindArgReduce {
 		it = g.Nodes[n.Args[0]].Shape
 	}
-	if it.Rank() == 0 || it[0] == 0 || it.Size()/it[0] < minRowElems {
+	if it.Rank() == 0 || it[0] == 0 {
+		return -1
+	}
+	if per := it.Size() / it[0]; per != 1 && per < minRowElems {
 		return -1
 	}
 	return n.Shape[0]
