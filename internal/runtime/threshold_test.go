@@ -40,7 +40,7 @@ func BenchmarkParallelThreshold(b *testing.B) {
 }`,
 	}
 	for _, name := range []string{"stream", "exp-tanh"} {
-		for _, n := range []int{4 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10, 512 << 10} {
+		for _, n := range []int{4 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10, 512 << 10, 8 << 20} {
 			text := kernels[name]
 			args := make([]any, 0, 8)
 			for range 8 {
