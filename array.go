@@ -21,6 +21,7 @@ type Array struct {
 	shape []int
 	data  any // the typed slice
 	ptr   unsafe.Pointer
+	bytes uintptr // len(data) times the element size
 	err   error
 }
 
@@ -43,6 +44,7 @@ func wrap[T any](dt DType, data []T, shape []int) *Array {
 	}
 	if len(data) > 0 {
 		a.ptr = unsafe.Pointer(unsafe.SliceData(data))
+		a.bytes = uintptr(len(data)) * unsafe.Sizeof(data[0])
 	}
 	return a
 }
@@ -163,6 +165,5 @@ func overlaps(a, b *Array) bool {
 		return false
 	}
 	as, bs := uintptr(a.ptr), uintptr(b.ptr)
-	ae, be := as+uintptr(a.Size()*a.dtype.Size()), bs+uintptr(b.Size()*b.dtype.Size())
-	return as < be && bs < ae
+	return as < bs+b.bytes && bs < as+a.bytes
 }

@@ -62,6 +62,7 @@ type entry struct {
 	// traced2 is the second trace of a signature with a dynamic
 	// dimension (see dynamic.go); traced is the first.
 	traced2 *ir.Graph
+	dyn     bool // the signature has a dynamic dimension
 	exe     atomic.Pointer[runtime.Executable]
 	outs    []outSpec
 	ready   chan struct{}
@@ -290,6 +291,7 @@ func (f *Func) lookup(args []any) (*entry, int, error) {
 		why = f.explainMiss(specs)
 		f.lastMiss = why
 		e = &entry{specs: specs, ready: make(chan struct{})}
+		e.dyn = e.dynamic()
 		f.entries[key] = e
 		f.order = append(f.order, key)
 		if len(f.order) > maxFuncEntries {
@@ -327,6 +329,9 @@ func (f *Func) lookup(args []any) (*entry, int, error) {
 // matches reports whether args have e's signature, and returns the size of
 // the dynamic dimension (a -1 in a spec's shape) if it has one.
 func (e *entry) matches(args []any) (b int, ok bool) {
+	if !e.dyn {
+		return 0, e.matchesStatic(args)
+	}
 	b = -1
 	for i, s := range e.specs {
 		if s.shape != nil {
@@ -353,6 +358,27 @@ func (e *entry) matches(args []any) (b int, ok bool) {
 		}
 	}
 	return max(b, 0), true
+}
+
+// matchesStatic is matches for a signature without a dynamic dimension.
+func (e *entry) matchesStatic(args []any) bool {
+	for i, s := range e.specs {
+		if s.shape != nil {
+			a, ok := args[i].(*Array)
+			if !ok || a == nil || a.err != nil || a.dtype != s.dtype || !slices.Equal(a.shape, s.shape) {
+				return false
+			}
+			continue
+		}
+		if s.cmp {
+			if args[i] != s.static {
+				return false
+			}
+		} else if fmt.Sprintf("%T=%#v", args[i], args[i]) != s.text {
+			return false
+		}
+	}
+	return true
 }
 
 // signature validates args and returns their cache key and specs, and the

@@ -78,7 +78,7 @@ type Executable struct {
 	// weights[i] is what an element of nest i costs, for the split
 	// decision (see ParallelWork).
 	weights []int
-	frames       sync.Pool
+	frames  sync.Pool
 
 	// Dynamic is set on executables that serve every size of a dynamic
 	// dimension; see BuildDynamic and RunSized.
