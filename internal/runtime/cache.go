@@ -69,15 +69,7 @@ var kernels = &cache{m: map[[32]byte]*cacheEntry{}}
 // others), Configure keeps the in-memory cache, disables the disk cache and
 // returns the reason.
 func Configure(c Config) error {
-	if c.MaxEntries <= 0 {
-		c.MaxEntries = DefaultMaxEntries
-	}
-	if c.MaxBytes <= 0 {
-		c.MaxBytes = DefaultMaxBytes
-	}
-	if c.DiskMaxBytes <= 0 {
-		c.DiskMaxBytes = DefaultDiskMaxBytes
-	}
+	c = c.withDefaults()
 	var disk *diskcache.Store
 	var err error
 	if c.DiskDir != "" {
@@ -104,8 +96,10 @@ func CurrentConfig() Config {
 	return k.configLocked()
 }
 
-func (k *cache) configLocked() Config {
-	c := k.cfg
+func (k *cache) configLocked() Config { return k.cfg.withDefaults() }
+
+// withDefaults fills c's zero limits with the defaults.
+func (c Config) withDefaults() Config {
 	if c.MaxEntries <= 0 {
 		c.MaxEntries = DefaultMaxEntries
 	}
