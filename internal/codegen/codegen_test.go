@@ -75,6 +75,14 @@ var goldenCases = map[string]string{
   %9 = div %5, %8 : f32[16,8]
   return %9
 }`,
+	// Large enough to stream its output (stream.go): an aligned head
+	// loop, tiles copied out with non-temporal stores, a tail loop.
+	"stream_large": `graph {
+  %0 = param 0 : f32[1048576]
+  %1 = param 1 : f32[1048576]
+  %2 = add %0, %1 : f32[1048576]
+  return %2
+}`,
 	"matmul_cast": `graph {
   %0 = param 0 : f32[2,3,4]
   %1 = param 1 : f32[2,4,5]

@@ -71,6 +71,7 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 	decls := map[string]string{}
 	var calls, cases, rangeCalls []string
 	var groups []Group
+	nontemporal := false
 	for gi, nest := range p.Nests {
 		gr := &unit{argName: map[ir.Value]string{}}
 		name := fmt.Sprintf("%s.g%d", entry, gi)
@@ -100,6 +101,7 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", gi, gi))
 		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", gi, name, strings.Join(actuals, ", ")))
 		groups = append(groups, Group{Extent: extent, Work: wk})
+		nontemporal = nontemporal || gr.nontemporal
 		for k, d := range gr.decls {
 			decls[k] = d
 		}
@@ -132,6 +134,9 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 	for _, k := range names {
 		out.WriteString(decls[k])
 		out.WriteByte('\n')
+	}
+	if nontemporal {
+		out.WriteString("\n!0 = !{i32 1}\n")
 	}
 	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind noinline \"prefer-vector-width\"=\"512\" }\n")
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
@@ -166,6 +171,9 @@ type unit struct {
 	// parameter, which later groups of the nest read them from: passing
 	// the buffer again as a noalias input would break noalias.
 	outOf map[ir.Value]string
+	// nontemporal reports that the function marks stores !nontemporal
+	// (stream.go), so the module must define the metadata node !0.
+	nontemporal bool
 }
 
 // localRow is the scratch buffer of a row-local value: buf holds one row,
@@ -256,6 +264,10 @@ func (gr *group) emitMap(n *ir.Node) int {
 	var ls []*loop
 	var ix *index
 	extent := extentOf(n.Shape)
+	if gr.flat(gr.root) && gr.streams(n) {
+		gr.emitStreamingMap(n)
+		return n.Shape.Size()
+	}
 	if gr.flat(gr.root) {
 		extent = n.Shape.Size()
 		start, end := "%start", "%end"

@@ -1,0 +1,145 @@
+package codegen
+
+import (
+	"strconv"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Non-temporal stores for large outputs.
+//
+// A flat elementwise group that moves at least streamMinBytes (its output
+// and the buffers it reads) writes its output with non-temporal
+// (streaming) stores, which go to memory without
+// first reading the destination's cache lines and without evicting the
+// inputs from the cache. x86 has such stores only for aligned vectors, and
+// LLVM's loop vectorizer refuses a scalar store marked !nontemporal unless
+// it is aligned to a whole vector, so the loop computes into a small
+// aligned stack tile, which the vectorizer handles as any other loop and
+// which stays in L1, and copies each full tile to the output with explicit
+// aligned vector stores marked !nontemporal:
+//
+//	[start, a0)  ordinary loop up to the first 64-byte boundary of the output
+//	[a0, a1)     tiles of streamTileBytes: compute into the tile, stream it out
+//	[a1, end)    ordinary loop over the rest
+//
+// An output whose elements are not aligned to their size (never the case
+// for Go slices) runs the ordinary loop over the whole range. A fence at
+// the end orders the streaming stores before whatever the caller does
+// next (they are weakly ordered). The values stored are the same as the
+// ordinary loop's, so results do not change.
+const (
+	streamMinBytes  = 2 << 20 // groups moving less stay in the cache
+	streamTileBytes = 1 << 10 // one tile: 16 lines of 64 bytes
+	streamAlign     = 64      // bytes per aligned vector store
+)
+
+// streams reports whether the flat group of root n writes its output with
+// non-temporal stores.
+func (gr *group) streams(n *ir.Node) bool {
+	if gr.row != "" { // a row of a nest: short, and read again soon
+		return false
+	}
+	esz := memSize(n.DType)
+	if streamTileBytes%esz != 0 {
+		return false
+	}
+	moved := n.Shape.Size() * esz
+	seen := map[ir.Value]bool{}
+	var walk func(v ir.Value)
+	walk = func(v ir.Value) {
+		a := &gr.g.Nodes[v]
+		if v != gr.root && gr.p.Materialized[v] {
+			if !seen[v] {
+				seen[v] = true
+				moved += a.Shape.Size() * memSize(a.DType)
+			}
+			return
+		}
+		for _, x := range a.Args {
+			walk(x)
+		}
+	}
+	walk(gr.root)
+	return moved >= streamMinBytes
+}
+
+// memSize is the size in bytes of an element of dt in memory.
+func memSize(dt ir.DType) int {
+	if dt == ir.Bool {
+		return 1
+	}
+	return dt.Size()
+}
+
+// emitStreamingMap writes the flat loop of root n over [%start, %end) in
+// the three parts described above.
+func (gr *group) emitStreamingMap(n *ir.Node) {
+	esz := memSize(n.DType)
+	mt := memType(n.DType)
+	per := streamTileBytes / esz
+	// a0: the first element at or after %start on a 64-byte boundary,
+	// clamped to %end; %end when the output is misaligned for its type.
+	first := gr.ins("getelementptr inbounds %s, ptr %s, i64 %%start", mt, gr.out)
+	addr := gr.ins("ptrtoint ptr %s to i64", first)
+	neg := gr.ins("sub i64 0, %s", addr)
+	gap := gr.ins("and i64 %s, %d", neg, streamAlign-1)
+	peel := gap
+	if esz > 1 {
+		peel = gr.ins("udiv i64 %s, %d", gap, esz)
+	}
+	odd := "false"
+	if esz > 1 {
+		rem := gr.ins("and i64 %s, %d", addr, esz-1)
+		odd = gr.ins("icmp ne i64 %s, 0", rem)
+	}
+	want := gr.ins("add nuw nsw i64 %%start, %s", peel)
+	short := gr.ins("icmp slt i64 %%end, %s", want)
+	clamped := gr.ins("select i1 %s, i64 %%end, i64 %s", short, want)
+	a0 := gr.ins("select i1 %s, i64 %%end, i64 %s", odd, clamped)
+	// a1: a0 plus as many whole tiles as fit.
+	left := gr.ins("sub nsw i64 %%end, %s", a0)
+	tiles := gr.ins("sdiv i64 %s, %d", left, per)
+	span := gr.ins("mul nsw i64 %s, %d", tiles, per)
+	a1 := gr.ins("add nsw i64 %s, %s", a0, span)
+
+	gr.tmp++
+	tile := "%tile" + strconv.Itoa(gr.tmp)
+	gr.allocas.WriteString("  " + tile + " = alloca " + mt + ", i64 " + strconv.Itoa(per) + ", align " + strconv.Itoa(streamAlign) + "\n")
+
+	gr.flatLoop("%start", a0, func(off, v string) { gr.store(n.DType, gr.out, off, v) })
+
+	tl := gr.openLoop("0", tiles)
+	base := gr.ins("mul nsw i64 %s, %d", tl.iv, per)
+	base = gr.ins("add nsw i64 %s, %s", a0, base)
+	il := gr.openLoop("0", strconv.Itoa(per))
+	off := gr.ins("add nsw i64 %s, %s", base, il.iv)
+	ix := newIndex("r", n.Shape)
+	ix.lin = off
+	gr.store(n.DType, tile, il.iv, gr.compute(gr.root, ix))
+	gr.closeLoop(il)
+	dst := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", mt, gr.out, base)
+	const vt = "<16 x i32>" // one 64-byte line, whatever the element type
+	for c := 0; c < streamTileBytes; c += streamAlign {
+		src := gr.ins("getelementptr inbounds i8, ptr %s, i64 %d", tile, c)
+		w := gr.ins("load %s, ptr %s, align %d", vt, src, streamAlign)
+		d := gr.ins("getelementptr inbounds i8, ptr %s, i64 %d", dst, c)
+		gr.stmt("store %s %s, ptr %s, align %d, !nontemporal !0", vt, w, d, streamAlign)
+	}
+	gr.closeLoop(tl)
+
+	gr.flatLoop(a1, "%end", func(off, v string) { gr.store(n.DType, gr.out, off, v) })
+	gr.stmt("fence seq_cst")
+	gr.nontemporal = true
+}
+
+// flatLoop computes the root over the linear range [start, end) and hands
+// each offset and value to store.
+func (gr *group) flatLoop(start, end string, store func(off, v string)) {
+	n := &gr.g.Nodes[gr.root]
+	l := gr.openLoop(start, end)
+	ix := newIndex("r", n.Shape)
+	ix.lin = l.iv
+	store(l.iv, gr.compute(gr.root, ix))
+	gr.closeLoop(l)
+}
