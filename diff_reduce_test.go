@@ -246,7 +246,8 @@ func TestDiffLayout(t *testing.T) {
 
 func TestDiffMatMul(t *testing.T) {
 	mm := func(name string, i, j int) dcase {
-		return dcase{name: name, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[i].MatMul(in[j]) }}
+		return dcase{name: name, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[i].MatMul(in[j]) },
+			bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulBound(in[i], in[j]) }}
 	}
 	for _, dt := range numDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
@@ -269,10 +270,14 @@ func TestDiffMatMul(t *testing.T) {
 				mm("batched_vector_2x3x4_4", 2, 4),
 				mm("vector_batched_4_2x4x5", 4, 3),
 				mm("vector_matrix_3_3x4", 5, 0),
-				{name: "transposed_operand", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[1].Transpose().MatMul(in[0].Transpose()) }},
-				{name: "fused_operand", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(in[0]).MatMul(in[1].Mul(in[1])) }},
+				{name: "transposed_operand", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[1].Transpose().MatMul(in[0].Transpose()) },
+					bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulBound(in[1].Transpose(), in[0].Transpose()) }},
+				{name: "fused_operand", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(in[0]).MatMul(in[1].Mul(in[1])) },
+					bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulBound(in[0].Add(in[0]), in[1].Mul(in[1])) }},
 				{name: "batch_broadcast_size1", f: func(in []*gojit.Tensor) *gojit.Tensor {
 					return in[2].Reshape(2, 1, 3, 4).MatMul(in[3].Reshape(1, 2, 4, 5))
+				}, bound: func(in []*gojit.Tensor) *gojit.Tensor {
+					return matmulBound(in[2].Reshape(2, 1, 3, 4), in[3].Reshape(1, 2, 4, 5))
 				}},
 			}, a, b, c, d, v, w)
 		})
@@ -293,7 +298,8 @@ func TestDiffMatMul(t *testing.T) {
 		checkDiff(t, []dcase{mm("2x3_3x2", 0, 1)}, a, b)
 	})
 	t.Run("mixed_i32_f32", func(t *testing.T) {
-		checkDiff(t, []dcase{{name: "promotes", dt: gojit.Float32, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]) }}},
+		checkDiff(t, []dcase{{name: "promotes", dt: gojit.Float32, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]) },
+			bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulBound(in[0], in[1]) }}},
 			randArray(gojit.Int32, 1, 0, 3, 4), randArray(gojit.Float32, 2, 0, 4, 2))
 	})
 	t.Run("larger_f32_17x33x19", func(t *testing.T) {
@@ -463,8 +469,9 @@ func TestDiffRowNests(t *testing.T) {
 // TestDiffMatMulTiled covers the register-tiled matmul (internal/codegen
 // matmul.go): shapes with full tiles and panels, partial ones on both
 // sides, several row chunks, batches, K spanning several packed blocks,
-// and a bias + relu epilogue. Matmul
-// must be bit-exact: the tiles keep each element's ascending-k order.
+// and a bias + relu epilogue. Float results are compared with the bound
+// of matmulBound (the tiles use fused multiply-adds); integer ones must
+// be bit-exact.
 func TestDiffMatMulTiled(t *testing.T) {
 	shapes := []struct{ batch, m, k, n int }{
 		{0, 6, 5, 32}, {0, 13, 7, 70}, {0, 50, 33, 129}, {2, 7, 3, 40}, {0, 100, 64, 256}, {3, 49, 2, 17}, {0, 13, 600, 40},
@@ -480,9 +487,12 @@ func TestDiffMatMulTiled(t *testing.T) {
 					as, bs = append([]int{s.batch}, as...), append([]int{s.batch}, bs...)
 				}
 				checkDiff(t, []dcase{
-					{name: "matmul", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]) }},
+					{name: "matmul", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]) },
+						bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulBound(in[0], in[1]) }},
 					{name: "bias_relu", f: func(in []*gojit.Tensor) *gojit.Tensor {
 						return in[0].MatMul(in[1]).Add(in[2]).Relu()
+					}, bound: func(in []*gojit.Tensor) *gojit.Tensor {
+						return roundedBound(matmulBound(in[0], in[1]), in[0].MatMul(in[1]).Add(in[2]))
 					}},
 				}, randArray(dt, uint64(700+si), 0.02, as...), randArray(dt, uint64(800+si), 0.02, bs...), randArray(dt, uint64(900+si), 0.02, s.n))
 			})

@@ -20,8 +20,9 @@ package gojit_test
 // subtraction that cancels, a floor, a comparison), so results computed
 // from it are only compared by dtype and shape. A float Sum or Mean of
 // exact values is compared with the bound of sumBound (the compiled code
-// reassociates float sums); anything computed from it only by dtype and
-// shape.
+// reassociates float sums), a float MatMul of exact values with that of
+// matmulBound (fused multiply-adds); anything computed from either only
+// by dtype and shape.
 
 import (
 	"fmt"
@@ -67,8 +68,9 @@ type fuzzVal struct {
 	t     *gojit.Tensor
 	tol   uint64 // ulps allowed
 	chaos bool   // only dtype and shape are compared
-	// bound is the per-element tolerance of a float sum or mean of exact
-	// values (sumBound in diff_test.go), returned as an extra result.
+	// bound is the per-element tolerance of a float sum, mean or matmul
+	// of exact values (sumBound, matmulBound in diff_test.go), returned
+	// as an extra result.
 	bound *gojit.Tensor
 }
 
@@ -539,6 +541,10 @@ func (b *fuzzBuilder) matmul(raw bool) {
 	r := derived(v, y)
 	b.op("MatMul(%s, %s)", b.name(v.t), b.name(yt))
 	r.t = x.MatMul(noBool(yt, raw))
+	if !raw && r.exact() && r.t.DType().IsFloat() {
+		// Float matmuls use fused multiply-adds in the compiled code.
+		r.bound = matmulBound(x, noBool(yt, raw))
+	}
 	b.push(r)
 }
 

@@ -217,8 +217,11 @@ func TestDiffLarge(t *testing.T) {
 		}},
 		{name: "matmul_f32", f: func(in []*gojit.Tensor) *gojit.Tensor {
 			return in[0].Slice([]int{0, 0}, []int{200, 150}).MatMul(in[1].Slice([]int{0, 0}, []int{150, 120}))
+		}, bound: func(in []*gojit.Tensor) *gojit.Tensor {
+			return matmulBound(in[0].Slice([]int{0, 0}, []int{200, 150}), in[1].Slice([]int{0, 0}, []int{150, 120}))
 		}},
-		{name: "batched_matmul_f64", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[2].MatMul(in[3]) }},
+		{name: "batched_matmul_f64", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[2].MatMul(in[3]) },
+			bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulBound(in[2], in[3]) }},
 		{name: "i64_chain", f: func(in []*gojit.Tensor) *gojit.Tensor {
 			return in[4].Mul(gojit.Scalar(3)).Div(gojit.Scalar(7)).Sub(in[4].Neg())
 		}},

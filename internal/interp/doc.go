@@ -16,7 +16,8 @@
 // Notation: T is the operand dtype. NaN payloads and NaN signs are not part
 // of the semantics: any NaN stands for any other. "In T" means each arithmetic operation is
 // rounded to T (float32 arithmetic for f32); nothing is ever fused into a
-// multiply-add and nothing is reassociated (no fast-math).
+// multiply-add and nothing is reassociated (no fast-math), except where
+// the tolerances of float sums and matmuls below say so.
 //
 // param: the caller's input, unchanged.
 //
@@ -124,6 +125,27 @@
 // given kernel and CPU: repeated calls, and calls split across threads
 // (which split output elements, never one sum), give identical bits.
 //
+// Tolerance of float matmuls. A matmul element is a sum of n = K products
+// x_k = a[i,k]*b[k,j], and the compiled code computes it with fused
+// multiply-adds (acc = fma(a, b, acc): one rounding per step instead of
+// two, the product never rounded on its own) and may group the k terms
+// differently. The rule of float sums applies to the products, with one
+// more term for products below the normal range, whose rounding error is
+// absolute rather than relative:
+//
+//	|r_c - r_i| <= n * eps_T * Σ_k|a[i,k]*b[k,j]| + n * tiny_T
+//
+// where tiny_T is the smallest subnormal of T (2**-149 for f32, 2**-1074
+// for f64). If some factor of a term is ±Inf or NaN both results are the
+// same (NaN, or that infinity); if Σ_k|a[i,k]*b[k,j]| over the other terms
+// exceeds the largest finite value of T nothing is promised beyond the
+// dtype (a product may overflow when rounded alone and not inside an FMA).
+// Signs of zero may differ (an FMA of an underflowing negative product
+// onto +0 gives -0). Integer matmuls are exact: they wrap the same way in
+// any order. Values computed from a matmul (a bias added, a relu) inherit
+// the difference, and as for sums the compiled bits are fixed for a given
+// kernel and CPU.
+//
 // argmax, argmin axes=[a]: i64 index of the first maximum (minimum) along a:
 // best = x[0], idx = 0; for i = 1, 2, ...: if best is NaN stop; if x[i] >
 // best (x[i] < best for argmin) or x[i] is NaN then best, idx = x[i], i.
@@ -148,6 +170,8 @@
 // and k ascending; for floats each step is acc = acc + round_T(a*b), the
 // product rounded to T before the add (never a fused multiply-add), so a
 // -0 product onto the initial +0 gives +0 and K = 0 gives 0. Integers wrap.
+// Compiled float matmuls agree with this within the tolerance of float
+// matmuls above.
 //
 // # Errors
 //

@@ -57,96 +57,94 @@ body13:
   %t36 = add nuw nsw i64 %t30, %i32
   %t37 = getelementptr inbounds float, ptr %in1, i64 %t36
   %t38 = load float, ptr %t37
-  %t39 = fmul float %t28, %t38
-  %t40 = fadd float %t35, %t39
-  %t41 = getelementptr inbounds float, ptr %out, i64 %t33
-  store float %t40, ptr %t41
+  %t39 = call float @llvm.fmuladd.f32(float %t28, float %t38, float %t35)
+  %t40 = getelementptr inbounds float, ptr %out, i64 %t33
+  store float %t39, ptr %t40
   br label %latch14
 latch14:
   %i32.next = add nuw nsw i64 %i32, 1
-  %t42 = icmp slt i64 %i32.next, 5
-  br i1 %t42, label %body13, label %exit15
+  %t41 = icmp slt i64 %i32.next, 5
+  br i1 %t41, label %body13, label %exit15
 exit15:
   br label %latch11
 latch11:
   %i25.next = add nuw nsw i64 %i25, 1
-  %t43 = icmp slt i64 %i25.next, 4
-  br i1 %t43, label %body10, label %exit12
+  %t42 = icmp slt i64 %i25.next, 4
+  br i1 %t42, label %body10, label %exit12
 exit12:
   br label %latch5
 latch5:
   %i13.next = add nuw nsw i64 %i13, 1
-  %t44 = icmp slt i64 %i13.next, %t11
-  br i1 %t44, label %body4, label %exit6
+  %t43 = icmp slt i64 %i13.next, %t11
+  br i1 %t43, label %body4, label %exit6
 exit6:
-  %t45 = icmp slt i64 %t11, %t9
-  br i1 %t45, label %body16, label %exit18
+  %t44 = icmp slt i64 %t11, %t9
+  br i1 %t44, label %body16, label %exit18
 body16:
-  %i46 = phi i64 [ %t11, %exit6 ], [ %i46.next, %latch17 ]
-  %t47 = add nuw nsw i64 %t6, %i46
-  %t48 = mul nuw nsw i64 %t47, 5
-  %t49 = add nuw nsw i64 %t5, %t48
-  %t50 = mul nuw nsw i64 %t47, 4
-  %t51 = add nuw nsw i64 %t3, %t50
-  %t52 = icmp slt i64 0, 5
-  br i1 %t52, label %body19, label %exit21
+  %i45 = phi i64 [ %t11, %exit6 ], [ %i45.next, %latch17 ]
+  %t46 = add nuw nsw i64 %t6, %i45
+  %t47 = mul nuw nsw i64 %t46, 5
+  %t48 = add nuw nsw i64 %t5, %t47
+  %t49 = mul nuw nsw i64 %t46, 4
+  %t50 = add nuw nsw i64 %t3, %t49
+  %t51 = icmp slt i64 0, 5
+  br i1 %t51, label %body19, label %exit21
 body19:
-  %i53 = phi i64 [ 0, %body16 ], [ %i53.next, %latch20 ]
-  %t54 = add nuw nsw i64 %t49, %i53
-  %t55 = getelementptr inbounds float, ptr %out, i64 %t54
-  store float 0x0000000000000000, ptr %t55
+  %i52 = phi i64 [ 0, %body16 ], [ %i52.next, %latch20 ]
+  %t53 = add nuw nsw i64 %t48, %i52
+  %t54 = getelementptr inbounds float, ptr %out, i64 %t53
+  store float 0x0000000000000000, ptr %t54
   br label %latch20
 latch20:
-  %i53.next = add nuw nsw i64 %i53, 1
-  %t56 = icmp slt i64 %i53.next, 5
-  br i1 %t56, label %body19, label %exit21
+  %i52.next = add nuw nsw i64 %i52, 1
+  %t55 = icmp slt i64 %i52.next, 5
+  br i1 %t55, label %body19, label %exit21
 exit21:
-  %t57 = icmp slt i64 0, 4
-  br i1 %t57, label %body22, label %exit24
+  %t56 = icmp slt i64 0, 4
+  br i1 %t56, label %body22, label %exit24
 body22:
-  %i58 = phi i64 [ 0, %exit21 ], [ %i58.next, %latch23 ]
-  %t59 = add nuw nsw i64 %t51, %i58
-  %t60 = getelementptr inbounds float, ptr %in0, i64 %t59
-  %t61 = load float, ptr %t60
-  %t62 = mul nuw nsw i64 %i58, 5
-  %t63 = add nuw nsw i64 %t4, %t62
-  %t64 = icmp slt i64 0, 5
-  br i1 %t64, label %body25, label %exit27
+  %i57 = phi i64 [ 0, %exit21 ], [ %i57.next, %latch23 ]
+  %t58 = add nuw nsw i64 %t50, %i57
+  %t59 = getelementptr inbounds float, ptr %in0, i64 %t58
+  %t60 = load float, ptr %t59
+  %t61 = mul nuw nsw i64 %i57, 5
+  %t62 = add nuw nsw i64 %t4, %t61
+  %t63 = icmp slt i64 0, 5
+  br i1 %t63, label %body25, label %exit27
 body25:
-  %i65 = phi i64 [ 0, %body22 ], [ %i65.next, %latch26 ]
-  %t66 = add nuw nsw i64 %t49, %i65
-  %t67 = getelementptr inbounds float, ptr %out, i64 %t66
-  %t68 = load float, ptr %t67
-  %t69 = add nuw nsw i64 %t63, %i65
-  %t70 = getelementptr inbounds float, ptr %in1, i64 %t69
-  %t71 = load float, ptr %t70
-  %t72 = fmul float %t61, %t71
-  %t73 = fadd float %t68, %t72
-  %t74 = getelementptr inbounds float, ptr %out, i64 %t66
-  store float %t73, ptr %t74
+  %i64 = phi i64 [ 0, %body22 ], [ %i64.next, %latch26 ]
+  %t65 = add nuw nsw i64 %t48, %i64
+  %t66 = getelementptr inbounds float, ptr %out, i64 %t65
+  %t67 = load float, ptr %t66
+  %t68 = add nuw nsw i64 %t62, %i64
+  %t69 = getelementptr inbounds float, ptr %in1, i64 %t68
+  %t70 = load float, ptr %t69
+  %t71 = call float @llvm.fmuladd.f32(float %t60, float %t70, float %t67)
+  %t72 = getelementptr inbounds float, ptr %out, i64 %t65
+  store float %t71, ptr %t72
   br label %latch26
 latch26:
-  %i65.next = add nuw nsw i64 %i65, 1
-  %t75 = icmp slt i64 %i65.next, 5
-  br i1 %t75, label %body25, label %exit27
+  %i64.next = add nuw nsw i64 %i64, 1
+  %t73 = icmp slt i64 %i64.next, 5
+  br i1 %t73, label %body25, label %exit27
 exit27:
   br label %latch23
 latch23:
-  %i58.next = add nuw nsw i64 %i58, 1
-  %t76 = icmp slt i64 %i58.next, 4
-  br i1 %t76, label %body22, label %exit24
+  %i57.next = add nuw nsw i64 %i57, 1
+  %t74 = icmp slt i64 %i57.next, 4
+  br i1 %t74, label %body22, label %exit24
 exit24:
   br label %latch17
 latch17:
-  %i46.next = add nuw nsw i64 %i46, 1
-  %t77 = icmp slt i64 %i46.next, %t9
-  br i1 %t77, label %body16, label %exit18
+  %i45.next = add nuw nsw i64 %i45, 1
+  %t75 = icmp slt i64 %i45.next, %t9
+  br i1 %t75, label %body16, label %exit18
 exit18:
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
-  %t78 = icmp slt i64 %i2.next, %end
-  br i1 %t78, label %body1, label %exit3
+  %t76 = icmp slt i64 %i2.next, %end
+  br i1 %t76, label %body1, label %exit3
 exit3:
   ret void
 }
@@ -249,6 +247,7 @@ done:
   ret void
 }
 
+declare float @llvm.fmuladd.f32(float, float, float)
 declare i8 @llvm.fptoui.sat.i8.f32(float)
 
 attributes #0 = { nounwind }
