@@ -8,6 +8,7 @@ package gojit_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gojit/gojit"
@@ -55,6 +56,7 @@ func TestStreamingStoresMisaligned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantStreaming(t, fn, a, b)
 	for _, threads := range []int{1, 2} {
 		f, err := gojit.Compile(fn, gojit.WithThreads(threads))
 		if err != nil {
@@ -81,5 +83,64 @@ func TestStreamingStoresMisaligned(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDiffStreamingRowNests covers the rows of a nest (softmax, a row
+// normalization) streamed to a large output: rows whose length is not a
+// multiple of 16 elements start at every alignment. The inputs are small
+// integers, so the plain sums are exact in any order; softmax divides by
+// a reassociated sum of non-negative terms (sumChainULPs).
+func TestDiffStreamingRowNests(t *testing.T) {
+	cases := []dcase{
+		{name: "softmax", ulps: sumChainULPs, f: func(in []*gojit.Tensor) *gojit.Tensor { return softmax(in[0].Mul(gojit.Scalar(0.125))) }},
+		{name: "row_normalize", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			x := in[0].Abs().Add(gojit.Scalar(1))
+			return x.Div(x.Reduce(gojit.ReduceSum, true, -1))
+		}},
+	}
+	for _, c := range []struct {
+		dt    gojit.DType
+		shape []int
+	}{{gojit.Float32, []int{700, 1000}}, {gojit.Float64, []int{300, 1029}}} {
+		t.Run(c.dt.String()+"_"+shapeName(c.shape), func(t *testing.T) {
+			n := c.shape[0] * c.shape[1]
+			vals := make([]float64, n)
+			for i := range vals {
+				vals[i] = float64((i*7919)%64 - 32)
+			}
+			var x *gojit.Array
+			if c.dt == gojit.Float32 {
+				f := make([]float32, n)
+				for i, v := range vals {
+					f[i] = float32(v)
+				}
+				x = gojit.FromFloat32(f, c.shape...)
+			} else {
+				x = gojit.FromFloat64(vals, c.shape...)
+			}
+			checkDiff(t, cases, x)
+			wantStreaming(t, softmax, x)
+		})
+	}
+}
+
+// wantStreaming fails t unless fn compiles, for args, to code with
+// non-temporal stores: the tests above would pass without them.
+func wantStreaming(t *testing.T, fn any, args ...any) {
+	t.Helper()
+	if gojit.LLVMVersion() == "" {
+		return // interpreted: nothing is compiled
+	}
+	f, err := gojit.Compile(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := f.Lower(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(l.LLVM, "!nontemporal") {
+		t.Errorf("no non-temporal stores in the generated code:\n%s", l.LLVM)
 	}
 }

@@ -60,8 +60,9 @@
 // kernels unchanged.
 //
 // Semantics follow internal/interp/doc.go: no fast-math flags, no FMA
-// contraction outside matmul, integer division guarded so it never traps, saturating
-// float-to-integer casts, NaN-propagating maximum/minimum, and reductions
+// contraction outside matmul and the float32 exp's own polynomial
+// (vecmath.go, within its one-ulp bound), integer division guarded so it
+// never traps, saturating float-to-integer casts, NaN-propagating maximum/minimum, and reductions
 // that accumulate in the interpreter's order, with one exception: a float
 // sum over the operand's last axis carries the reassoc flag on its add, so
 // the loop vectorizer keeps several vector partial sums (the tolerance

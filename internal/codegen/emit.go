@@ -17,6 +17,27 @@ type fn struct {
 	cur   string            // name of the block being written
 	memo  map[string]string // value@index -> SSA name, for the current loop body
 	decls map[string]string // intrinsic and libm declarations this function needs
+	// loopIDs numbers the loop metadata nodes of the whole module; nil
+	// when the function's loops carry no metadata.
+	loopIDs *metadata
+	// heavy reports that the loop body being written computes a float32
+	// exp or tanh (vecmath.go); nested reports that it contains a loop.
+	heavy, nested bool
+}
+
+// metadata collects the numbered metadata nodes of a module: !0 is the
+// !nontemporal marker (stream.go), loops get the numbers after it.
+type metadata struct {
+	nodes []string
+}
+
+// interleaved returns a new loop ID asking the vectorizer to interleave
+// the loop twice.
+func (m *metadata) interleaved() string {
+	id := len(m.nodes) + 1
+	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d}", id, id, id+1),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.interleave.count\", i32 2}", id+1))
+	return "!" + strconv.Itoa(id)
 }
 
 // ins appends "%tN = <text>" and returns %tN.
@@ -59,6 +80,7 @@ type loop struct {
 	iv, body, latch, exit string
 	end                   string
 	savedMemo             map[string]string
+	heavy, nested         bool // the enclosing body's flags
 }
 
 // openLoop starts a loop over [start, end) and leaves f in its body. The
@@ -74,6 +96,8 @@ func (f *fn) openLoop(start, end string) *loop {
 	l.iv = "%i" + strconv.Itoa(f.tmp)
 	f.stmt("%s = phi i64 [ %s, %%%s ], [ %s.next, %%%s ]", l.iv, start, pre, l.iv, l.latch)
 	l.savedMemo = f.memo
+	l.heavy, l.nested = f.heavy, f.nested
+	f.heavy, f.nested = false, false
 	f.memo = make(map[string]string, len(f.memo))
 	for k, v := range l.savedMemo {
 		f.memo[k] = v
@@ -81,15 +105,24 @@ func (f *fn) openLoop(start, end string) *loop {
 	return l
 }
 
-// closeLoop ends the body and leaves f in the loop's exit block.
+// closeLoop ends the body and leaves f in the loop's exit block. An
+// innermost loop that computes a float32 exp or tanh asks to be
+// interleaved twice: the vectorizer's cost model leaves such long bodies
+// at one vector per iteration, whose dependency chain (some 20
+// instructions) then bounds the loop by latency rather than throughput.
 func (f *fn) closeLoop(l *loop) {
 	f.stmt("br label %%%s", l.latch)
 	f.block(l.latch)
 	f.stmt("%s.next = add nuw nsw i64 %s, 1", l.iv, l.iv)
 	c := f.ins("icmp slt i64 %s.next, %s", l.iv, l.end)
-	f.stmt("br i1 %s, label %%%s, label %%%s", c, l.body, l.exit)
+	md := ""
+	if f.heavy && !f.nested && f.loopIDs != nil {
+		md = ", !llvm.loop " + f.loopIDs.interleaved()
+	}
+	f.stmt("br i1 %s, label %%%s, label %%%s%s", c, l.body, l.exit, md)
 	f.block(l.exit)
 	f.memo = l.savedMemo
+	f.heavy, f.nested = l.heavy || f.heavy, true
 }
 
 // index is a position in a tensor of some shape, known by its coordinates,

@@ -72,8 +72,10 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 	var calls, cases, rangeCalls []string
 	var groups []Group
 	nontemporal := false
+	md := &metadata{}
 	for gi, nest := range p.Nests {
 		gr := &unit{argName: map[ir.Value]string{}}
+		gr.loopIDs = md
 		name := fmt.Sprintf("%s.g%d", entry, gi)
 		body, extent, outs := gr.emitNest(p, nest)
 		wk := 0
@@ -81,6 +83,9 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 			r := p.Roots[k]
 			fmt.Fprintf(&out, "; group %d computes %s\n", k, ir.FormatNode(g, r))
 			wk += work(g, r)
+			if mm := p.MatMul[k]; mm >= 0 {
+				wk += work(g, mm)
+			}
 		}
 		fmt.Fprintf(&out, "define internal void @%s(", name)
 		var actuals []string
@@ -135,8 +140,11 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		out.WriteString(decls[k])
 		out.WriteByte('\n')
 	}
-	if nontemporal {
+	if nontemporal || len(md.nodes) > 0 {
 		out.WriteString("\n!0 = !{i32 1}\n")
+		for _, n := range md.nodes {
+			out.WriteString(n + "\n")
+		}
 	}
 	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind noinline \"prefer-vector-width\"=\"512\" }\n")
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
@@ -174,6 +182,9 @@ type unit struct {
 	// nontemporal reports that the function marks stores !nontemporal
 	// (stream.go), so the module must define the metadata node !0.
 	nontemporal bool
+	// fenceAtEnd asks for a fence after the nest's loop over rows, which
+	// orders the streaming stores of its groups.
+	fenceAtEnd bool
 }
 
 // localRow is the scratch buffer of a row-local value: buf holds one row,
@@ -198,6 +209,9 @@ func (gr *group) emitBody() int {
 		return gr.emitReduce(n)
 	case ir.KindMatMul:
 		return gr.emitMatMul(n)
+	}
+	if mm := gr.p.MatMul[gr.p.Group[gr.root]]; mm >= 0 {
+		return gr.emitMatMul(&gr.g.Nodes[mm]) // with the root as its epilogue
 	}
 	return gr.emitMap(n)
 }
@@ -264,10 +278,6 @@ func (gr *group) emitMap(n *ir.Node) int {
 	var ls []*loop
 	var ix *index
 	extent := extentOf(n.Shape)
-	if gr.flat(gr.root) && gr.streams(n) {
-		gr.emitStreamingMap(n)
-		return n.Shape.Size()
-	}
 	if gr.flat(gr.root) {
 		extent = n.Shape.Size()
 		start, end := "%start", "%end"
@@ -277,10 +287,31 @@ func (gr *group) emitMap(n *ir.Node) int {
 			start = gr.ins("mul nuw nsw i64 %s, %d", gr.row, per)
 			end = gr.ins("add nuw nsw i64 %s, %d", start, per)
 		}
+		if gr.streams(n) {
+			gr.emitStreamingMap(n, start, end, func(off string) *index {
+				ix := newIndex("r", n.Shape)
+				ix.lin = off
+				return ix
+			})
+			return extent
+		}
 		l := gr.openLoop(start, end)
 		ls = []*loop{l}
 		ix = newIndex("r", n.Shape)
 		ix.lin = l.iv
+	} else if gr.row != "" && len(n.Shape) == 2 && gr.streams(n) {
+		// One row of a nest, contiguous in the output: stream it too.
+		per := n.Shape[1]
+		start := gr.ins("mul nuw nsw i64 %s, %d", gr.row, per)
+		end := gr.ins("add nuw nsw i64 %s, %d", start, per)
+		gr.emitStreamingMap(n, start, end, func(off string) *index {
+			ix := newIndex("r", n.Shape)
+			ix.dims[0] = gr.row
+			ix.dims[1] = gr.ins("sub nuw nsw i64 %s, %s", off, start)
+			ix.lin = off
+			return ix
+		})
+		return extent
 	} else {
 		ls, ix = gr.loops("r", n.Shape)
 	}

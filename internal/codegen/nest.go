@@ -58,6 +58,9 @@ func (u *unit) emitNest(p *passes.Plan, nest []int) (string, int, []ir.Value) {
 		}
 		u.memo = rowMemo
 		u.closeLoop(l)
+		if u.fenceAtEnd {
+			u.stmt("fence seq_cst")
+		}
 	}
 	u.stmt("ret void")
 	body := u.b.String()

@@ -37,7 +37,7 @@ const (
 // streams reports whether the flat group of root n writes its output with
 // non-temporal stores.
 func (gr *group) streams(n *ir.Node) bool {
-	if gr.row != "" { // a row of a nest: short, and read again soon
+	if _, ok := gr.local[gr.root]; ok { // a scratch row, read again soon
 		return false
 	}
 	esz := memSize(n.DType)
@@ -72,15 +72,16 @@ func memSize(dt ir.DType) int {
 	return dt.Size()
 }
 
-// emitStreamingMap writes the flat loop of root n over [%start, %end) in
-// the three parts described above.
-func (gr *group) emitStreamingMap(n *ir.Node) {
+// emitStreamingMap writes the loop of root n over the linear range
+// [start, end) in the three parts described above; at(off) is the position
+// of linear offset off.
+func (gr *group) emitStreamingMap(n *ir.Node, start, end string, at func(off string) *index) {
 	esz := memSize(n.DType)
 	mt := memType(n.DType)
 	per := streamTileBytes / esz
 	// a0: the first element at or after %start on a 64-byte boundary,
 	// clamped to %end; %end when the output is misaligned for its type.
-	first := gr.ins("getelementptr inbounds %s, ptr %s, i64 %%start", mt, gr.out)
+	first := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", mt, gr.out, start)
 	addr := gr.ins("ptrtoint ptr %s to i64", first)
 	neg := gr.ins("sub i64 0, %s", addr)
 	gap := gr.ins("and i64 %s, %d", neg, streamAlign-1)
@@ -93,12 +94,12 @@ func (gr *group) emitStreamingMap(n *ir.Node) {
 		rem := gr.ins("and i64 %s, %d", addr, esz-1)
 		odd = gr.ins("icmp ne i64 %s, 0", rem)
 	}
-	want := gr.ins("add nuw nsw i64 %%start, %s", peel)
-	short := gr.ins("icmp slt i64 %%end, %s", want)
-	clamped := gr.ins("select i1 %s, i64 %%end, i64 %s", short, want)
-	a0 := gr.ins("select i1 %s, i64 %%end, i64 %s", odd, clamped)
+	want := gr.ins("add nuw nsw i64 %s, %s", start, peel)
+	short := gr.ins("icmp slt i64 %s, %s", end, want)
+	clamped := gr.ins("select i1 %s, i64 %s, i64 %s", short, end, want)
+	a0 := gr.ins("select i1 %s, i64 %s, i64 %s", odd, end, clamped)
 	// a1: a0 plus as many whole tiles as fit.
-	left := gr.ins("sub nsw i64 %%end, %s", a0)
+	left := gr.ins("sub nsw i64 %s, %s", end, a0)
 	tiles := gr.ins("sdiv i64 %s, %d", left, per)
 	span := gr.ins("mul nsw i64 %s, %d", tiles, per)
 	a1 := gr.ins("add nsw i64 %s, %s", a0, span)
@@ -107,16 +108,14 @@ func (gr *group) emitStreamingMap(n *ir.Node) {
 	tile := "%tile" + strconv.Itoa(gr.tmp)
 	gr.allocas.WriteString("  " + tile + " = alloca " + mt + ", i64 " + strconv.Itoa(per) + ", align " + strconv.Itoa(streamAlign) + "\n")
 
-	gr.flatLoop("%start", a0, func(off, v string) { gr.store(n.DType, gr.out, off, v) })
+	gr.flatLoop(start, a0, at, func(off, v string) { gr.store(n.DType, gr.out, off, v) })
 
 	tl := gr.openLoop("0", tiles)
 	base := gr.ins("mul nsw i64 %s, %d", tl.iv, per)
 	base = gr.ins("add nsw i64 %s, %s", a0, base)
 	il := gr.openLoop("0", strconv.Itoa(per))
 	off := gr.ins("add nsw i64 %s, %s", base, il.iv)
-	ix := newIndex("r", n.Shape)
-	ix.lin = off
-	gr.store(n.DType, tile, il.iv, gr.compute(gr.root, ix))
+	gr.store(n.DType, tile, il.iv, gr.compute(gr.root, at(off)))
 	gr.closeLoop(il)
 	dst := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", mt, gr.out, base)
 	const vt = "<16 x i32>" // one 64-byte line, whatever the element type
@@ -128,18 +127,19 @@ func (gr *group) emitStreamingMap(n *ir.Node) {
 	}
 	gr.closeLoop(tl)
 
-	gr.flatLoop(a1, "%end", func(off, v string) { gr.store(n.DType, gr.out, off, v) })
-	gr.stmt("fence seq_cst")
+	gr.flatLoop(a1, end, at, func(off, v string) { gr.store(n.DType, gr.out, off, v) })
+	if gr.row == "" {
+		gr.stmt("fence seq_cst")
+	} else {
+		gr.fenceAtEnd = true // once, after the nest's loop over rows
+	}
 	gr.nontemporal = true
 }
 
 // flatLoop computes the root over the linear range [start, end) and hands
 // each offset and value to store.
-func (gr *group) flatLoop(start, end string, store func(off, v string)) {
-	n := &gr.g.Nodes[gr.root]
+func (gr *group) flatLoop(start, end string, at func(off string) *index, store func(off, v string)) {
 	l := gr.openLoop(start, end)
-	ix := newIndex("r", n.Shape)
-	ix.lin = l.iv
-	store(l.iv, gr.compute(gr.root, ix))
+	store(l.iv, gr.compute(gr.root, at(l.iv)))
 	gr.closeLoop(l)
 }

@@ -60,7 +60,7 @@ body7:
 latch8:
   %i23.next = add nuw nsw i64 %i23, 1
   %t35 = icmp slt i64 %i23.next, 8
-  br i1 %t35, label %body7, label %exit9
+  br i1 %t35, label %body7, label %exit9, !llvm.loop !1
 exit9:
   store float 0x0000000000000000, ptr %acc36
   %t37 = icmp slt i64 0, 8
@@ -183,38 +183,29 @@ entry:
   %v2 = call float @llvm.minnum.f32(float %v1, float 0x4056400000000000)
   %v3 = fmul float %v2, 0x3FF7154760000000
   %v4 = call float @llvm.rint.f32(float %v3)
-  %v5 = fmul float %v4, 0x3FE62E4000000000
-  %v6 = fsub float %v2, %v5
-  %v7 = fmul float %v4, 0x3EB7F7D1C0000000
-  %v8 = fsub float %v6, %v7
-  %v9 = fmul float 0x3F2A01A020000000, %v8
-  %v10 = fadd float %v9, 0x3F56C16C20000000
-  %v11 = fmul float %v10, %v8
-  %v12 = fadd float %v11, 0x3F81111120000000
-  %v13 = fmul float %v12, %v8
-  %v14 = fadd float %v13, 0x3FA5555560000000
-  %v15 = fmul float %v14, %v8
-  %v16 = fadd float %v15, 0x3FC5555560000000
-  %v17 = fmul float %v16, %v8
-  %v18 = fadd float %v17, 0x3FE0000000000000
-  %v19 = fmul float %v18, %v8
-  %v20 = fadd float %v19, 0x3FF0000000000000
-  %v21 = fmul float %v20, %v8
-  %v22 = fadd float %v21, 0x3FF0000000000000
-  %v23 = fptosi float %v4 to i32
-  %v24 = ashr i32 %v23, 1
-  %v25 = sub nsw i32 %v23, %v24
-  %v26 = add nsw i32 %v24, 127
-  %v27 = shl i32 %v26, 23
-  %v28 = bitcast i32 %v27 to float
-  %v29 = add nsw i32 %v25, 127
-  %v30 = shl i32 %v29, 23
-  %v31 = bitcast i32 %v30 to float
-  %v32 = fmul float %v22, %v28
-  %v33 = fmul float %v32, %v31
-  %v34 = fcmp uno float %x, %x
-  %v35 = select i1 %v34, float %x, float %v33
-  ret float %v35
+  %v5 = call float @llvm.fmuladd.f32(float %v4, float 0xBFE62E4000000000, float %v2)
+  %v6 = call float @llvm.fmuladd.f32(float %v4, float 0xBEB7F7D1C0000000, float %v5)
+  %v7 = call float @llvm.fmuladd.f32(float 0x3F2A01A020000000, float %v6, float 0x3F56C16C20000000)
+  %v8 = call float @llvm.fmuladd.f32(float %v7, float %v6, float 0x3F81111120000000)
+  %v9 = call float @llvm.fmuladd.f32(float %v8, float %v6, float 0x3FA5555560000000)
+  %v10 = call float @llvm.fmuladd.f32(float %v9, float %v6, float 0x3FC5555560000000)
+  %v11 = call float @llvm.fmuladd.f32(float %v10, float %v6, float 0x3FE0000000000000)
+  %v12 = call float @llvm.fmuladd.f32(float %v11, float %v6, float 0x3FF0000000000000)
+  %v13 = call float @llvm.fmuladd.f32(float %v12, float %v6, float 0x3FF0000000000000)
+  %v14 = fptosi float %v4 to i32
+  %v15 = ashr i32 %v14, 1
+  %v16 = sub nsw i32 %v14, %v15
+  %v17 = add nsw i32 %v15, 127
+  %v18 = shl i32 %v17, 23
+  %v19 = bitcast i32 %v18 to float
+  %v20 = add nsw i32 %v16, 127
+  %v21 = shl i32 %v20, 23
+  %v22 = bitcast i32 %v21 to float
+  %v23 = fmul float %v13, %v19
+  %v24 = fmul float %v23, %v22
+  %v25 = fcmp uno float %x, %x
+  %v26 = select i1 %v25, float %x, float %v24
+  ret float %v26
 }
 
 define internal float @gojit.tanhf(float %x) alwaysinline nounwind {
@@ -250,6 +241,7 @@ entry:
 
 declare double @llvm.copysign.f64(double, double)
 declare double @llvm.fabs.f64(double)
+declare float @llvm.fmuladd.f32(float, float, float)
 declare float @llvm.maximum.f32(float, float)
 declare float @llvm.maxnum.f32(float, float)
 declare double @llvm.maxnum.f64(double, double)
@@ -257,6 +249,10 @@ declare float @llvm.minnum.f32(float, float)
 declare double @llvm.minnum.f64(double, double)
 declare float @llvm.rint.f32(float)
 declare double @llvm.rint.f64(double)
+
+!0 = !{i32 1}
+!1 = distinct !{!1, !2}
+!2 = !{!"llvm.loop.interleave.count", i32 2}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }
