@@ -36,7 +36,12 @@ const (
 )
 
 // emitMatMul computes [...,M,K] x [...,K,N] (equal batch dimensions) and
-// returns the extent of its outer loop: batch * ceil(M / mmChunk).
+// returns the extent of its outer loop: batch * ceil(M / mmChunk). n is
+// the group's root, or the matmul the group computes before its root
+// (passes.Plan.MatMul): the product then goes to the root's buffer, which
+// has its shape and dtype, and the root's elementwise epilogue overwrites
+// each element once its sum is complete, a panel of a chunk at a time
+// while it is still in cache, instead of in a pass of its own.
 func (gr *group) emitMatMul(n *ir.Node) int {
 	an, bn := &gr.g.Nodes[n.Args[0]], &gr.g.Nodes[n.Args[1]]
 	dt := n.DType
@@ -55,7 +60,8 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		b = gr.ins("udiv i64 %s, %d", it.iv, chunks)
 		c = gr.ins("urem i64 %s, %d", it.iv, chunks)
 	}
-	mm := &mmCtx{gr: gr, dt: dt, A: A, B: B, K: K, N: N, lanes: lanes}
+	mm := &mmCtx{gr: gr, dt: dt, A: A, B: B, K: K, N: N, lanes: lanes, mm: gr.p.MatMul[gr.p.Group[gr.root]]}
+	mm.epilogue = mm.mm >= 0
 	mm.aBase = gr.ins("mul nuw nsw i64 %s, %d", b, M*K)
 	mm.bBase = gr.ins("mul nuw nsw i64 %s, %d", b, K*N)
 	mm.oBase = gr.ins("mul nuw nsw i64 %s, %d", b, M*N)
@@ -87,17 +93,31 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		mm.tile(i0, j0, k0, kLen, first)
 		gr.closeLoop(t)
 		gr.closeLoop(kb)
+		if mm.epilogue {
+			// The panel's sums of the chunk are complete and still in cache.
+			t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, tiled))
+			mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, panel))
+			gr.closeLoop(t)
+		}
 		gr.closeLoop(p)
 	}
 	if full < N {
 		// The columns right of the last panel, for the tiled rows.
 		t := gr.openLoop("0", tiled)
-		mm.row(gr.ins("add nuw nsw i64 %s, %s", r0, t.iv), full, N)
+		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
+		mm.row(i, full, N)
+		if mm.epilogue {
+			mm.applyEpilogue(i, strconv.Itoa(full), strconv.Itoa(N))
+		}
 		gr.closeLoop(t)
 	}
 	// The rows below the last tile, whole.
 	rest := gr.openLoop(tiled, rows)
-	mm.row(gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv), 0, N)
+	i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
+	mm.row(i, 0, N)
+	if mm.epilogue {
+		mm.applyEpilogue(i, "0", strconv.Itoa(N))
+	}
 	gr.closeLoop(rest)
 	gr.closeLoop(it)
 	return batch * chunks
@@ -112,6 +132,28 @@ type mmCtx struct {
 	K, N, lanes         int
 	accs                []string // accumulator allocas, reused by every tile
 	pack                string   // the packed block of a panel of B
+	mm                  ir.Value // the fused matmul when epilogue, else -1
+	epilogue            bool     // the group's root is an epilogue of mm
+	epis                int      // epilogue positions emitted, for their keys
+}
+
+// applyEpilogue replaces elements [jlo, jhi) of row i (within the batch's
+// matrix) of the root's buffer, which hold the matmul's results, with the
+// root computed from them.
+func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
+	gr := mm.gr
+	rs := gr.g.Nodes[gr.root].Shape
+	rowOff := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.N))
+	j := gr.openLoop(jlo, jhi)
+	mm.epis++
+	ix := newIndex("epi"+strconv.Itoa(mm.epis), rs)
+	ix.lin = gr.ins("add nuw nsw i64 %s, %s", rowOff, j.iv)
+	ix.dims[len(rs)-1] = j.iv
+	ix.dims[len(rs)-2] = i
+	// The matmul's value at this position is the element in the buffer.
+	gr.memo[strconv.Itoa(int(mm.mm))+"@"+ix.key] = gr.loadAt(mm.dt, gr.out, ix.lin)
+	gr.store(mm.dt, gr.out, ix.lin, gr.compute(gr.root, ix))
+	gr.closeLoop(j)
 }
 
 // packPanel copies rows [k0, k0+kLen) of the panel of B at column j0 into

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
@@ -36,6 +37,14 @@ type Plan struct {
 	// time in a scratch buffer of its nest: no later nest and no output
 	// reads it, and its rows are small.
 	RowLocal []bool
+	// MatMul[i] is the matmul that group i computes before its root, or
+	// -1. Such a group's root is an elementwise epilogue of the matmul
+	// (relu(x@w + b)): the matmul's only users are elementwise ops of the
+	// group with its shape, and the root has its shape and dtype, so the
+	// group computes the product a tile at a time in the root's buffer
+	// and applies the epilogue while the tile is in cache (see
+	// matMulEpilogue). The matmul itself is not materialized.
+	MatMul []ir.Value
 }
 
 // Fuse builds the plan for g, which must be compacted (no dead nodes). The
@@ -44,7 +53,9 @@ type Plan struct {
 //     materialized; a reduction's producers are fused into its loop (they
 //     are computed as it accumulates);
 //   - matmul operands are materialized, since the product reads each one
-//     many times;
+//     many times; a matmul whose users are all elementwise ops of one
+//     group with its shape (bias add, relu) is computed by that group,
+//     its root being the epilogue (Plan.MatMul);
 //   - a value used by more than one group is materialized, except constants,
 //     iotas and layout ops over values in memory (cheapLayout), which cost
 //     nothing to recompute;
@@ -67,18 +78,29 @@ func Fuse(g *ir.Graph) *Plan {
 		group[i] = unassigned
 	}
 	forced := make([]bool, n)
+	epilogue := make(map[int]ir.Value) // group root -> its fused matmul
 	for i := n - 1; i >= 0; i-- {
 		nd := &g.Nodes[i]
 		if nd.Op == ir.OpParam {
 			p.Materialized[i] = true
 			continue
 		}
-		root := isOut[i] || forced[i]
+		own := isOut[i] || forced[i] // needed in memory for its own sake
+		root := own
 		switch nd.Op.Kind() {
-		case ir.KindReduce, ir.KindArgReduce, ir.KindMatMul:
+		case ir.KindReduce, ir.KindArgReduce:
 			root = true
+		case ir.KindMatMul:
+			root = true
+			if e, ok := matMulEpilogue(g, ir.Value(i), users, group); ok && !own {
+				if _, taken := epilogue[e]; !taken {
+					epilogue[e] = ir.Value(i)
+					group[i] = e
+					root = false
+				}
+			}
 		}
-		if !root {
+		if !root && group[i] == unassigned {
 			seen := -3
 			multi := false
 			for _, u := range users[i] {
@@ -135,8 +157,58 @@ func Fuse(g *ir.Graph) *Plan {
 			p.Group[i] = -1
 		}
 	}
+	p.MatMul = make([]ir.Value, len(p.Roots))
+	for gi, r := range p.Roots {
+		p.MatMul[gi] = -1
+		if mm, ok := epilogue[int(r)]; ok {
+			p.MatMul[gi] = mm
+		}
+	}
 	p.rowNests(isOut, users)
 	return p
+}
+
+// matMulEpilogue reports whether the group that will compute matmul mm's
+// users can take it as a fused matmul, and returns that group's root.
+// group holds, during Fuse's backward walk, the root of each later value's
+// group. Every user of mm, and every value of the group that depends on
+// mm, must be an elementwise op with mm's shape inside one group, whose
+// root is one of them and has mm's dtype: the group then stores the
+// product's partial sums in the root's buffer and overwrites each element
+// with the epilogue once its sum is complete.
+func matMulEpilogue(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int) (int, bool) {
+	m := &g.Nodes[mm]
+	e := -1
+	stack := []ir.Value{mm}
+	seen := map[ir.Value]bool{}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, u := range users[v] {
+			if seen[u] {
+				continue
+			}
+			seen[u] = true
+			un := &g.Nodes[u]
+			if !un.Op.IsElementwise() || !slices.Equal(un.Shape, m.Shape) {
+				return 0, false
+			}
+			switch gu := group[u]; {
+			case gu < 0:
+				return 0, false
+			case e == -1:
+				e = gu
+			case gu != e:
+				return 0, false
+			}
+			stack = append(stack, u)
+		}
+	}
+	if e < 0 {
+		return 0, false
+	}
+	r := &g.Nodes[e]
+	return e, seen[ir.Value(e)] && r.DType == m.DType
 }
 
 // cheapLayout reports whether v is a layout op (not a concat, which

@@ -60,7 +60,60 @@ func TestFuse(t *testing.T) {
   %5 = max %3, %4 : f32[4,4]
   return %5
 }`,
-			want: "group 0 -> %2 (neg): %2\ngroup 1 -> %3 (matmul): %3\ngroup 2 -> %5 (max): %5\n",
+			want: "group 0 -> %2 (neg): %2\ngroup 1 -> %5 (max): %3 %5\n",
+		},
+		{
+			name: "bias and relu are the matmul's epilogue",
+			graph: `graph {
+  %0 = param 0 : f32[4,8]
+  %1 = param 1 : f32[8,4]
+  %2 = param 2 : f32[4]
+  %3 = matmul %0, %1 : f32[4,4]
+  %4 = broadcast %2 : f32[4,4]
+  %5 = add %3, %4 : f32[4,4]
+  %6 = const 0 : f32[4,4]
+  %7 = max %5, %6 : f32[4,4]
+  return %7
+}`,
+			want: "group 0 -> %7 (max): %3 %4 %5 %7\n",
+		},
+		{
+			name: "a matmul that is an output, or another group reads, is its own group",
+			graph: `graph {
+  %0 = param 0 : f32[4,4]
+  %1 = matmul %0, %0 : f32[4,4]
+  %2 = neg %1 : f32[4,4]
+  %3 = matmul %0, %0 : f32[4,4]
+  %4 = exp %3 : f32[4,4]
+  %5 = reduce_sum %3 axes=[1] : f32[4]
+  return %1, %2, %4, %5
+}`,
+			want: "group 0 -> %1 (matmul): %1\ngroup 1 -> %2 (neg): %2\ngroup 2 -> %3 (matmul): %3\ngroup 3 -> %4 (exp): %4\ngroup 4 -> %5 (reduce_sum): %5\n",
+		},
+		{
+			name: "an epilogue that changes the dtype or the layout is its own group",
+			graph: `graph {
+  %0 = param 0 : f32[4,4]
+  %1 = matmul %0, %0 : f32[4,4]
+  %2 = cast %1 : f64[4,4]
+  %3 = matmul %0, %0 : f32[4,4]
+  %4 = transpose %3 axes=[1,0] : f32[4,4]
+  %5 = neg %4 : f32[4,4]
+  return %2, %5
+}`,
+			want: "group 0 -> %1 (matmul): %1\ngroup 1 -> %2 (cast): %2\ngroup 2 -> %3 (matmul): %3\ngroup 3 -> %5 (neg): %4 %5\n",
+		},
+		{
+			name: "one matmul per epilogue",
+			graph: `graph {
+  %0 = param 0 : f32[4,4]
+  %1 = matmul %0, %0 : f32[4,4]
+  %2 = transpose %0 axes=[1,0] : f32[4,4]
+  %3 = matmul %2, %0 : f32[4,4]
+  %4 = add %1, %3 : f32[4,4]
+  return %4
+}`,
+			want: "group 0 -> %1 (matmul): %1\ngroup 1 -> %2 (transpose): %2\ngroup 2 -> %4 (add): %3 %4\n",
 		},
 		{
 			name: "an expensive value is not recomputed per broadcast copy",

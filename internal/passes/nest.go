@@ -41,6 +41,9 @@ func (p *Plan) rowNests(isOut []bool, users [][]ir.Value) {
 	hasReduce := false // the current nest has a reduction
 	for gi, r := range p.Roots {
 		rr := groupRows(g, r)
+		if p.MatMul[gi] >= 0 {
+			rr = -1 // a matmul with its epilogue: no nest over rows
+		}
 		red := isReduce(g, r)
 		join := false
 		if len(p.Nests) > 0 && rr == rows && rr >= minNestRows {
