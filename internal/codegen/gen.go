@@ -182,6 +182,8 @@ type unit struct {
 	// nontemporal reports that the function marks stores !nontemporal
 	// (stream.go), so the module must define the metadata node !0.
 	nontemporal bool
+	// reread holds the values of the nest that a later group of it reads.
+	reread map[ir.Value]bool
 	// fenceAtEnd asks for a fence after the nest's loop over rows, which
 	// orders the streaming stores of its groups.
 	fenceAtEnd bool

@@ -47,6 +47,7 @@ func (u *unit) emitNest(p *passes.Plan, nest []int) (string, int, []ir.Value) {
 			u.allocas.WriteString("  " + buf + " = alloca " + memType(n.DType) + ", i64 " + strconv.Itoa(per) + ", align 64\n")
 			u.local[r] = localRow{buf: buf, off: u.ins("mul nuw nsw i64 %s, %d", u.row, per)}
 		}
+		u.reread = rereadInNest(p, nest)
 		rowMemo := u.memo
 		for _, k := range nest {
 			r := p.Roots[k]
@@ -79,4 +80,33 @@ func outName(n int, r ir.Value) string {
 		return "%out"
 	}
 	return "%out" + strconv.Itoa(int(r))
+}
+
+// rereadInNest returns the values of a nest that a later group of the same
+// nest reads: the row it reads was just written, so it must not go around
+// the cache (stream.go).
+func rereadInNest(p *passes.Plan, nest []int) map[ir.Value]bool {
+	g := p.Graph
+	seen := map[ir.Value]bool{}
+	visited := map[ir.Value]bool{}
+	var walk func(v, root ir.Value)
+	walk = func(v, root ir.Value) {
+		if v != root && p.Materialized[v] {
+			seen[v] = true
+			return
+		}
+		if visited[v] {
+			return
+		}
+		visited[v] = true
+		for _, a := range g.Nodes[v].Args {
+			walk(a, root)
+		}
+	}
+	for _, k := range nest[1:] {
+		r := p.Roots[k]
+		clear(visited)
+		walk(r, r)
+	}
+	return seen
 }

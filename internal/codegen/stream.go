@@ -37,7 +37,7 @@ const (
 // streams reports whether the flat group of root n writes its output with
 // non-temporal stores.
 func (gr *group) streams(n *ir.Node) bool {
-	if _, ok := gr.local[gr.root]; ok { // a scratch row, read again soon
+	if _, ok := gr.local[gr.root]; ok || gr.reread[gr.root] { // read again soon
 		return false
 	}
 	esz := memSize(n.DType)
