@@ -10,141 +10,147 @@ body1:
   %t3 = mul nuw nsw i64 %i2, 12
   %t4 = mul nuw nsw i64 %i2, 20
   %t5 = mul nuw nsw i64 %i2, 15
-  %t6 = mul nuw nsw i64 0, 96
-  %t7 = sub nuw nsw i64 3, %t6
-  %t8 = icmp slt i64 %t7, 96
-  %t9 = select i1 %t8, i64 %t7, i64 96
-  %t10 = udiv i64 %t9, 6
-  %t11 = mul nuw nsw i64 %t10, 6
-  %t12 = icmp slt i64 0, %t11
-  br i1 %t12, label %body4, label %exit6
+  %t6 = mul nuw nsw i64 0, 0
+  %t7 = udiv i64 %t6, 1
+  %t8 = mul nuw nsw i64 %t7, 12
+  %t9 = icmp eq i64 0, 0
+  %t10 = add nuw nsw i64 0, 1
+  %t11 = mul nuw nsw i64 %t10, 0
+  %t12 = udiv i64 %t11, 1
+  %t13 = mul nuw nsw i64 %t12, 12
+  %t14 = select i1 %t9, i64 3, i64 %t13
+  %t15 = sub nuw nsw i64 %t14, %t8
+  %t16 = udiv i64 %t15, 12
+  %t17 = mul nuw nsw i64 %t16, 12
+  %t18 = icmp slt i64 0, %t17
+  br i1 %t18, label %body4, label %exit6
 body4:
-  %i13 = phi i64 [ 0, %body1 ], [ %i13.next, %latch5 ]
-  %t14 = add nuw nsw i64 %t6, %i13
-  %t15 = mul nuw nsw i64 %t14, 5
-  %t16 = add nuw nsw i64 %t5, %t15
-  %t17 = mul nuw nsw i64 %t14, 4
-  %t18 = add nuw nsw i64 %t3, %t17
-  %t19 = icmp slt i64 0, 5
-  br i1 %t19, label %body7, label %exit9
+  %i19 = phi i64 [ 0, %body1 ], [ %i19.next, %latch5 ]
+  %t20 = add nuw nsw i64 %t8, %i19
+  %t21 = mul nuw nsw i64 %t20, 5
+  %t22 = add nuw nsw i64 %t5, %t21
+  %t23 = mul nuw nsw i64 %t20, 4
+  %t24 = add nuw nsw i64 %t3, %t23
+  %t25 = icmp slt i64 0, 5
+  br i1 %t25, label %body7, label %exit9
 body7:
-  %i20 = phi i64 [ 0, %body4 ], [ %i20.next, %latch8 ]
-  %t21 = add nuw nsw i64 %t16, %i20
-  %t22 = getelementptr inbounds float, ptr %out, i64 %t21
-  store float 0x0000000000000000, ptr %t22
+  %i26 = phi i64 [ 0, %body4 ], [ %i26.next, %latch8 ]
+  %t27 = add nuw nsw i64 %t22, %i26
+  %t28 = getelementptr inbounds float, ptr %out, i64 %t27
+  store float 0x0000000000000000, ptr %t28
   br label %latch8
 latch8:
-  %i20.next = add nuw nsw i64 %i20, 1
-  %t23 = icmp slt i64 %i20.next, 5
-  br i1 %t23, label %body7, label %exit9
+  %i26.next = add nuw nsw i64 %i26, 1
+  %t29 = icmp slt i64 %i26.next, 5
+  br i1 %t29, label %body7, label %exit9
 exit9:
-  %t24 = icmp slt i64 0, 4
-  br i1 %t24, label %body10, label %exit12
+  %t30 = icmp slt i64 0, 4
+  br i1 %t30, label %body10, label %exit12
 body10:
-  %i25 = phi i64 [ 0, %exit9 ], [ %i25.next, %latch11 ]
-  %t26 = add nuw nsw i64 %t18, %i25
-  %t27 = getelementptr inbounds float, ptr %in0, i64 %t26
-  %t28 = load float, ptr %t27
-  %t29 = mul nuw nsw i64 %i25, 5
-  %t30 = add nuw nsw i64 %t4, %t29
-  %t31 = icmp slt i64 0, 5
-  br i1 %t31, label %body13, label %exit15
+  %i31 = phi i64 [ 0, %exit9 ], [ %i31.next, %latch11 ]
+  %t32 = add nuw nsw i64 %t24, %i31
+  %t33 = getelementptr inbounds float, ptr %in0, i64 %t32
+  %t34 = load float, ptr %t33
+  %t35 = mul nuw nsw i64 %i31, 5
+  %t36 = add nuw nsw i64 %t4, %t35
+  %t37 = icmp slt i64 0, 5
+  br i1 %t37, label %body13, label %exit15
 body13:
-  %i32 = phi i64 [ 0, %body10 ], [ %i32.next, %latch14 ]
-  %t33 = add nuw nsw i64 %t16, %i32
-  %t34 = getelementptr inbounds float, ptr %out, i64 %t33
-  %t35 = load float, ptr %t34
-  %t36 = add nuw nsw i64 %t30, %i32
-  %t37 = getelementptr inbounds float, ptr %in1, i64 %t36
-  %t38 = load float, ptr %t37
-  %t39 = call float @llvm.fmuladd.f32(float %t28, float %t38, float %t35)
-  %t40 = getelementptr inbounds float, ptr %out, i64 %t33
-  store float %t39, ptr %t40
+  %i38 = phi i64 [ 0, %body10 ], [ %i38.next, %latch14 ]
+  %t39 = add nuw nsw i64 %t22, %i38
+  %t40 = getelementptr inbounds float, ptr %out, i64 %t39
+  %t41 = load float, ptr %t40
+  %t42 = add nuw nsw i64 %t36, %i38
+  %t43 = getelementptr inbounds float, ptr %in1, i64 %t42
+  %t44 = load float, ptr %t43
+  %t45 = call float @llvm.fmuladd.f32(float %t34, float %t44, float %t41)
+  %t46 = getelementptr inbounds float, ptr %out, i64 %t39
+  store float %t45, ptr %t46
   br label %latch14
 latch14:
-  %i32.next = add nuw nsw i64 %i32, 1
-  %t41 = icmp slt i64 %i32.next, 5
-  br i1 %t41, label %body13, label %exit15
+  %i38.next = add nuw nsw i64 %i38, 1
+  %t47 = icmp slt i64 %i38.next, 5
+  br i1 %t47, label %body13, label %exit15
 exit15:
   br label %latch11
 latch11:
-  %i25.next = add nuw nsw i64 %i25, 1
-  %t42 = icmp slt i64 %i25.next, 4
-  br i1 %t42, label %body10, label %exit12
+  %i31.next = add nuw nsw i64 %i31, 1
+  %t48 = icmp slt i64 %i31.next, 4
+  br i1 %t48, label %body10, label %exit12
 exit12:
   br label %latch5
 latch5:
-  %i13.next = add nuw nsw i64 %i13, 1
-  %t43 = icmp slt i64 %i13.next, %t11
-  br i1 %t43, label %body4, label %exit6
+  %i19.next = add nuw nsw i64 %i19, 1
+  %t49 = icmp slt i64 %i19.next, %t17
+  br i1 %t49, label %body4, label %exit6
 exit6:
-  %t44 = icmp slt i64 %t11, %t9
-  br i1 %t44, label %body16, label %exit18
+  %t50 = icmp slt i64 %t17, %t15
+  br i1 %t50, label %body16, label %exit18
 body16:
-  %i45 = phi i64 [ %t11, %exit6 ], [ %i45.next, %latch17 ]
-  %t46 = add nuw nsw i64 %t6, %i45
-  %t47 = mul nuw nsw i64 %t46, 5
-  %t48 = add nuw nsw i64 %t5, %t47
-  %t49 = mul nuw nsw i64 %t46, 4
-  %t50 = add nuw nsw i64 %t3, %t49
-  %t51 = icmp slt i64 0, 5
-  br i1 %t51, label %body19, label %exit21
+  %i51 = phi i64 [ %t17, %exit6 ], [ %i51.next, %latch17 ]
+  %t52 = add nuw nsw i64 %t8, %i51
+  %t53 = mul nuw nsw i64 %t52, 5
+  %t54 = add nuw nsw i64 %t5, %t53
+  %t55 = mul nuw nsw i64 %t52, 4
+  %t56 = add nuw nsw i64 %t3, %t55
+  %t57 = icmp slt i64 0, 5
+  br i1 %t57, label %body19, label %exit21
 body19:
-  %i52 = phi i64 [ 0, %body16 ], [ %i52.next, %latch20 ]
-  %t53 = add nuw nsw i64 %t48, %i52
-  %t54 = getelementptr inbounds float, ptr %out, i64 %t53
-  store float 0x0000000000000000, ptr %t54
+  %i58 = phi i64 [ 0, %body16 ], [ %i58.next, %latch20 ]
+  %t59 = add nuw nsw i64 %t54, %i58
+  %t60 = getelementptr inbounds float, ptr %out, i64 %t59
+  store float 0x0000000000000000, ptr %t60
   br label %latch20
 latch20:
-  %i52.next = add nuw nsw i64 %i52, 1
-  %t55 = icmp slt i64 %i52.next, 5
-  br i1 %t55, label %body19, label %exit21
+  %i58.next = add nuw nsw i64 %i58, 1
+  %t61 = icmp slt i64 %i58.next, 5
+  br i1 %t61, label %body19, label %exit21
 exit21:
-  %t56 = icmp slt i64 0, 4
-  br i1 %t56, label %body22, label %exit24
+  %t62 = icmp slt i64 0, 4
+  br i1 %t62, label %body22, label %exit24
 body22:
-  %i57 = phi i64 [ 0, %exit21 ], [ %i57.next, %latch23 ]
-  %t58 = add nuw nsw i64 %t50, %i57
-  %t59 = getelementptr inbounds float, ptr %in0, i64 %t58
-  %t60 = load float, ptr %t59
-  %t61 = mul nuw nsw i64 %i57, 5
-  %t62 = add nuw nsw i64 %t4, %t61
-  %t63 = icmp slt i64 0, 5
-  br i1 %t63, label %body25, label %exit27
+  %i63 = phi i64 [ 0, %exit21 ], [ %i63.next, %latch23 ]
+  %t64 = add nuw nsw i64 %t56, %i63
+  %t65 = getelementptr inbounds float, ptr %in0, i64 %t64
+  %t66 = load float, ptr %t65
+  %t67 = mul nuw nsw i64 %i63, 5
+  %t68 = add nuw nsw i64 %t4, %t67
+  %t69 = icmp slt i64 0, 5
+  br i1 %t69, label %body25, label %exit27
 body25:
-  %i64 = phi i64 [ 0, %body22 ], [ %i64.next, %latch26 ]
-  %t65 = add nuw nsw i64 %t48, %i64
-  %t66 = getelementptr inbounds float, ptr %out, i64 %t65
-  %t67 = load float, ptr %t66
-  %t68 = add nuw nsw i64 %t62, %i64
-  %t69 = getelementptr inbounds float, ptr %in1, i64 %t68
-  %t70 = load float, ptr %t69
-  %t71 = call float @llvm.fmuladd.f32(float %t60, float %t70, float %t67)
-  %t72 = getelementptr inbounds float, ptr %out, i64 %t65
-  store float %t71, ptr %t72
+  %i70 = phi i64 [ 0, %body22 ], [ %i70.next, %latch26 ]
+  %t71 = add nuw nsw i64 %t54, %i70
+  %t72 = getelementptr inbounds float, ptr %out, i64 %t71
+  %t73 = load float, ptr %t72
+  %t74 = add nuw nsw i64 %t68, %i70
+  %t75 = getelementptr inbounds float, ptr %in1, i64 %t74
+  %t76 = load float, ptr %t75
+  %t77 = call float @llvm.fmuladd.f32(float %t66, float %t76, float %t73)
+  %t78 = getelementptr inbounds float, ptr %out, i64 %t71
+  store float %t77, ptr %t78
   br label %latch26
 latch26:
-  %i64.next = add nuw nsw i64 %i64, 1
-  %t73 = icmp slt i64 %i64.next, 5
-  br i1 %t73, label %body25, label %exit27
+  %i70.next = add nuw nsw i64 %i70, 1
+  %t79 = icmp slt i64 %i70.next, 5
+  br i1 %t79, label %body25, label %exit27
 exit27:
   br label %latch23
 latch23:
-  %i57.next = add nuw nsw i64 %i57, 1
-  %t74 = icmp slt i64 %i57.next, 4
-  br i1 %t74, label %body22, label %exit24
+  %i63.next = add nuw nsw i64 %i63, 1
+  %t80 = icmp slt i64 %i63.next, 4
+  br i1 %t80, label %body22, label %exit24
 exit24:
   br label %latch17
 latch17:
-  %i45.next = add nuw nsw i64 %i45, 1
-  %t75 = icmp slt i64 %i45.next, %t9
-  br i1 %t75, label %body16, label %exit18
+  %i51.next = add nuw nsw i64 %i51, 1
+  %t81 = icmp slt i64 %i51.next, %t15
+  br i1 %t81, label %body16, label %exit18
 exit18:
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
-  %t76 = icmp slt i64 %i2.next, %end
-  br i1 %t76, label %body1, label %exit3
+  %t82 = icmp slt i64 %i2.next, %end
+  br i1 %t82, label %body1, label %exit3
 exit3:
   ret void
 }
