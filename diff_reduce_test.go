@@ -486,15 +486,18 @@ func TestDiffMatMulTiled(t *testing.T) {
 				if s.batch > 0 {
 					as, bs = append([]int{s.batch}, as...), append([]int{s.batch}, bs...)
 				}
+				args := []*gojit.Array{randArray(dt, uint64(700+si), 0.02, as...), randArray(dt, uint64(800+si), 0.02, bs...), randArray(dt, uint64(900+si), 0.02, s.n)}
 				checkDiff(t, []dcase{
 					{name: "matmul", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]) },
 						bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulBound(in[0], in[1]) }},
+				}, args...)
+				// Compiled alone, so the matmul's only users are its
+				// epilogue and the two are fused.
+				checkDiff(t, []dcase{
 					{name: "bias_relu", f: func(in []*gojit.Tensor) *gojit.Tensor {
 						return in[0].MatMul(in[1]).Add(in[2]).Relu()
-					}, bound: func(in []*gojit.Tensor) *gojit.Tensor {
-						return roundedBound(matmulBound(in[0], in[1]), in[0].MatMul(in[1]).Add(in[2]))
-					}},
-				}, randArray(dt, uint64(700+si), 0.02, as...), randArray(dt, uint64(800+si), 0.02, bs...), randArray(dt, uint64(900+si), 0.02, s.n))
+					}, bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulAddBound(in[0], in[1], in[2]) }},
+				}, args...)
 			})
 		}
 	}

@@ -411,6 +411,16 @@ func sumBound(x *gojit.Tensor, kind gojit.ReduceKind, keep bool, axes ...int) *g
 // the result's shape, like sumBound: the bound of the rule above, -1
 // where the results must be identical, +Inf where they are not compared.
 func matmulBound(x, y *gojit.Tensor) *gojit.Tensor {
+	b, _ := matmulBoundSum(x, y)
+	return b
+}
+
+// matmulBoundSum is matmulBound, also returning Σ_k|x_ik*y_kj| over the
+// terms with finite factors, an upper bound of the result's magnitude.
+// Its graph holds no matmul of x and y themselves, which tracing would
+// share with the case being checked (CSE), so the case's matmul would
+// have a second user and not be fused with its epilogue.
+func matmulBoundSum(x, y *gojit.Tensor) (bound, sum *gojit.Tensor) {
 	dt := x.MatMul(y).DType()
 	eps, tiny, maxT := 0x1p-23, 0x1p-149, float64(math.MaxFloat32)
 	if dt == gojit.Float64 {
@@ -433,21 +443,23 @@ func matmulBound(x, y *gojit.Tensor) *gojit.Tensor {
 	}
 	b := s.Mul(gojit.Scalar(float64(k) * eps)).Add(gojit.Scalar(float64(k) * tiny))
 	b = gojit.Where(bad.Greater(gojit.Scalar(0)), gojit.Scalar(-1), b)
-	return gojit.Where(s.Greater(gojit.Scalar(maxT)), gojit.Scalar(math.Inf(1)), b)
+	return gojit.Where(s.Greater(gojit.Scalar(maxT)), gojit.Scalar(math.Inf(1)), b), s
 }
 
-// roundedBound extends bound (of some value v) to that of an op applied
-// to v that rounds once and is 1-Lipschitz, such as adding a bias: the
-// results differ by at most bound plus an ulp of r, the interpreted
-// result; negative (identical) and infinite bounds stay as they are.
-func roundedBound(bound, r *gojit.Tensor) *gojit.Tensor {
+// matmulAddBound is the tolerance of x.MatMul(y).Add(z), and of anything
+// 1-Lipschitz and exact applied to it (Relu): the matmul's bound plus an
+// ulp of the sum for the add's rounding, taken as eps_T times the upper
+// bound Σ|x_ik*y_kj| + |z| of its magnitude. Negative (identical) and
+// infinite (not compared) bounds stay as they are.
+func matmulAddBound(x, y, z *gojit.Tensor) *gojit.Tensor {
+	b, s := matmulBoundSum(x, y)
 	eps := 0x1p-23
-	if r.DType() == gojit.Float64 {
+	if x.MatMul(y).DType() == gojit.Float64 {
 		eps = 0x1p-52
 	}
-	grown := bound.Add(r.Cast(gojit.Float64).Abs().Mul(gojit.Scalar(eps)))
-	grown = gojit.Where(bound.Equal(gojit.Scalar(math.Inf(1))), bound, grown)
-	return gojit.Where(bound.Less(gojit.Scalar(0)), bound, grown)
+	grown := b.Add(s.Add(z.Cast(gojit.Float64).Abs()).Mul(gojit.Scalar(eps)))
+	grown = gojit.Where(b.Equal(gojit.Scalar(math.Inf(1))), b, grown)
+	return gojit.Where(b.Less(gojit.Scalar(0)), b, grown)
 }
 
 // diffBounded is diffArrays for float results with a per-element bound

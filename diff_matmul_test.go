@@ -1,0 +1,60 @@
+package gojit_test
+
+// Differential tests of matmul epilogue fusion (internal/passes Fuse,
+// Plan.MatMul; internal/codegen matmul.go): elementwise consumers that
+// are a matmul's only users are applied as each panel of the product is
+// finished. Every case is compiled on its own, so that no other case's
+// use of the same matmul keeps it from being fused.
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gojit/gojit"
+)
+
+func TestDiffMatMulEpilogue(t *testing.T) {
+	// K = 300 spans several blocks of k for every dtype; N = 70 leaves
+	// columns right of the last panel, M = 25 rows below the last tile.
+	const b, m, k, n = 2, 25, 300, 70
+	type ecase struct {
+		name string
+		f    func(in []*gojit.Tensor) *gojit.Tensor
+		// bound is the tolerance of float results; integers are exact.
+		bound func(in []*gojit.Tensor) *gojit.Tensor
+	}
+	cases := []ecase{
+		{"bias_relu", func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]).Add(in[2]).Relu() },
+			func(in []*gojit.Tensor) *gojit.Tensor { return matmulAddBound(in[0], in[1], in[2]) }},
+		{"residual", func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]).Add(in[3]) },
+			func(in []*gojit.Tensor) *gojit.Tensor { return matmulAddBound(in[0], in[1], in[3]) }},
+		{"used_twice", func(in []*gojit.Tensor) *gojit.Tensor {
+			// 2x - x is x exactly, for floats too.
+			x := in[0].MatMul(in[1])
+			return x.Mul(gojit.Scalar(2)).Sub(x)
+		}, func(in []*gojit.Tensor) *gojit.Tensor { return matmulBound(in[0], in[1]) }},
+		{"clamp_where", func(in []*gojit.Tensor) *gojit.Tensor {
+			x := in[0].MatMul(in[1])
+			return gojit.Where(x.Less(gojit.Scalar(0)), x.Neg(), x.Maximum(in[3]))
+		}, nil},
+	}
+	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64, gojit.Int32, gojit.Int64} {
+		args := []*gojit.Array{
+			randArray(dt, 1001, 0.02, b, m, k), randArray(dt, 1002, 0.02, b, k, n),
+			randArray(dt, 1003, 0.02, n), randArray(dt, 1004, 0.02, b, m, n),
+		}
+		for _, c := range cases {
+			if dt.IsFloat() && c.bound == nil {
+				continue // a comparison near 0 can flip with the rounding
+			}
+			t.Run(fmt.Sprintf("%s_%s", dt, c.name), func(t *testing.T) {
+				t.Parallel()
+				d := dcase{name: c.name, f: c.f}
+				if dt.IsFloat() {
+					d.bound = c.bound
+				}
+				checkDiff(t, []dcase{d}, args...)
+			})
+		}
+	}
+}
