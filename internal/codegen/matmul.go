@@ -20,9 +20,10 @@ import (
 // mmKC values of k are outermost; for each, the chunk's rows of A are
 // packed (packRows), then every panel of columns of B is packed
 // (packPanel) and every row tile of the chunk passes over it, continuing
-// from the partial sums it stored for the previous block of k. Rows of
-// the chunk that do not fill a tile, and columns that do not fill a
-// panel, are computed by the plain row loop (k outside j).
+// from the partial sums it stored for the previous block of k. The whole
+// vectors of columns right of the last panel form one narrower panel.
+// Rows of the chunk that do not fill a tile, and columns that do not fill
+// a vector, are computed by the plain row loop (k outside j).
 //
 // Packing: rows of B lie N elements apart, and when N*size is a multiple
 // of 4 KiB every row of a panel maps to the same cache sets, so an
@@ -85,12 +86,15 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	rows := gr.ins("sub nuw nsw i64 %s, %s", rEnd, r0)
 	tiles := gr.ins("udiv i64 %s, %d", rows, mmRows)
 	tiled := gr.ins("mul nuw nsw i64 %s, %d", tiles, mmRows)
+	// Columns [0, full) run in panels of mmVecs vectors, the whole vectors
+	// after them in one narrower panel, the rest [cols, N) in the row loop.
 	full := N / panel * panel
+	cols := full + (N-full)/lanes*lanes
 	if K == 0 {
-		full = 0 // the row loop writes the zeros
+		full, cols = 0, 0 // the row loop writes the zeros
 	}
 
-	if full > 0 {
+	if cols > 0 {
 		// Blocks of k hold mmKC 4-byte elements (half as many 8-byte
 		// ones), so the packed blocks take the same bytes for every dtype.
 		kc := min(mmKC*4/max(dt.Size(), 4), K)
@@ -107,36 +111,46 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		short := gr.ins("icmp slt i64 %s, %d", kLen, kc)
 		kLen = gr.ins("select i1 %s, i64 %s, i64 %d", short, kLen, kc)
 		first := gr.ins("icmp eq i64 %s, 0", kb.iv)
+		lastK := gr.ins("icmp eq i64 %s, %d", kb.iv, nkb-1)
 		mm.packRows(r0, tiles, k0, kLen)
-		p := gr.openLoop("0", strconv.Itoa(N/panel))
-		j0 := gr.ins("mul nuw nsw i64 %s, %d", p.iv, panel)
-		mm.packPanel(k0, kLen, j0)
-		t := gr.openLoop("0", tiles)
-		i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
-		mm.tile(t.iv, i0, j0, kLen, first)
-		gr.closeLoop(t)
-		if mm.epilogue {
-			// After the last block of k, the panel's sums of the chunk
-			// are complete and still in cache.
-			epi, skip := gr.newLabel("epi"), gr.newLabel("noepi")
-			gr.stmt("br i1 %s, label %%%s, label %%%s", gr.ins("icmp eq i64 %s, %d", kb.iv, nkb-1), epi, skip)
-			gr.block(epi)
-			t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, tiled))
-			mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, panel))
+		panels := func(j0 string) {
+			mm.packPanel(k0, kLen, j0)
+			t := gr.openLoop("0", tiles)
+			i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
+			mm.tile(t.iv, i0, j0, kLen, first)
 			gr.closeLoop(t)
-			gr.stmt("br label %%%s", skip)
-			gr.block(skip)
+			if mm.epilogue {
+				// After the last block of k, the panel's sums of the
+				// chunk are complete and still in cache.
+				epi, skip := gr.newLabel("epi"), gr.newLabel("noepi")
+				gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, skip)
+				gr.block(epi)
+				t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, tiled))
+				mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
+				gr.closeLoop(t)
+				gr.stmt("br label %%%s", skip)
+				gr.block(skip)
+			}
 		}
-		gr.closeLoop(p)
+		if full > 0 {
+			mm.nv = mmVecs
+			p := gr.openLoop("0", strconv.Itoa(N/panel))
+			panels(gr.ins("mul nuw nsw i64 %s, %d", p.iv, panel))
+			gr.closeLoop(p)
+		}
+		if cols > full {
+			mm.nv = (cols - full) / lanes
+			panels(strconv.Itoa(full))
+		}
 		gr.closeLoop(kb)
 	}
-	if full < N {
+	if cols < N {
 		// The columns right of the last panel, for the tiled rows.
 		t := gr.openLoop("0", tiled)
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
-		mm.row(i, full, N)
+		mm.row(i, cols, N)
 		if mm.epilogue {
-			mm.applyEpilogue(i, strconv.Itoa(full), strconv.Itoa(N))
+			mm.applyEpilogue(i, strconv.Itoa(cols), strconv.Itoa(N))
 		}
 		gr.closeLoop(t)
 	}
@@ -175,6 +189,7 @@ type mmCtx struct {
 	pack                string   // the packed block of a panel of B
 	apack               string   // the packed block of the chunk's rows of A
 	kc                  int      // the length of a block of k
+	nv                  int      // vectors in the current panel (mmVecs but for the last)
 	mm                  ir.Value // the fused matmul when epilogue, else -1
 	epilogue            bool     // the group's root is an epilogue of mm
 	epis                int      // epilogue positions emitted, for their keys
@@ -199,15 +214,15 @@ func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
 	gr.closeLoop(j)
 }
 
-// packPanel copies rows [k0, k0+kLen) of the panel of B at column j0 into
-// mm.pack, row after row.
+// packPanel copies rows [k0, k0+kLen) of the panel of B (mm.nv vectors
+// wide) at column j0 into mm.pack, row after row.
 func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
 	k := gr.openLoop("0", kLen)
 	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", k0, k.iv), mm.N))
 	src = gr.ins("add nuw nsw i64 %s, %s", src, j0)
-	dst := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mmVecs*mm.lanes)
-	for v := range mmVecs {
+	dst := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.lanes)
+	for v := range mm.nv {
 		sp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.B, gr.ins("add nuw nsw i64 %s, %d", src, v*mm.lanes))
 		x := gr.ins("load %s, ptr %s, align %d", vt, sp, mm.dt.Size())
 		dp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", dst, v*mm.lanes))
@@ -246,7 +261,7 @@ func (mm *mmCtx) zero() string {
 }
 
 // tile adds the products of the current block of k (kLen of them) to
-// the mmRows x panel block of the output at row i0 (within the batch's
+// the mmRows x mm.nv-vector block of the output at row i0 (within the batch's
 // matrix) and column j0, in registers, starting from zero when first is
 // true and from the block's stored partial sums otherwise; A comes from
 // tile t of the packed rows, B from the packed panel.
@@ -264,7 +279,7 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string) {
 		return gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, gr.out, gr.ins("add nuw nsw i64 %s, %d", o, v*mm.lanes))
 	}
 	for r := range mmRows {
-		for v := range mmVecs {
+		for v := range mm.nv {
 			old := gr.ins("load %s, ptr %s, align %d", vt, outPtr(r, v), mm.dt.Size())
 			init := gr.ins("select i1 %s, %s zeroinitializer, %s %s", first, vt, vt, old)
 			gr.stmt("store %s %s, ptr %s", vt, init, mm.accs[r*mmVecs+v])
@@ -273,9 +288,9 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string) {
 	aTile := gr.ins("mul nuw nsw i64 %s, %d", tl, mm.kc*mmRows)
 	k := gr.openLoop("0", kLen)
 	aK := gr.ins("add nuw nsw i64 %s, %s", aTile, gr.ins("mul nuw nsw i64 %s, %d", k.iv, mmRows))
-	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mmVecs*mm.lanes)
+	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.lanes)
 	var bv []string
-	for v := range mmVecs {
+	for v := range mm.nv {
 		p := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", bRow, v*mm.lanes))
 		bv = append(bv, gr.ins("load %s, ptr %s, align %d", vt, p, mm.dt.Size()))
 	}
@@ -283,7 +298,7 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string) {
 		a := gr.loadAt(mm.dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", aK, r))
 		one := gr.ins("insertelement %s poison, %s %s, i64 0", vt, t, a)
 		splat := gr.ins("shufflevector %s %s, %s poison, <%d x i32> zeroinitializer", vt, one, vt, mm.lanes)
-		for v := range mmVecs {
+		for v := range mm.nv {
 			acc := mm.accs[r*mmVecs+v]
 			cur := gr.ins("load %s, ptr %s", vt, acc)
 			gr.stmt("store %s %s, ptr %s", vt, mm.mulAdd(vt, splat, bv[v], cur), acc)
@@ -291,7 +306,7 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string) {
 	}
 	gr.closeLoop(k)
 	for r := range mmRows {
-		for v := range mmVecs {
+		for v := range mm.nv {
 			gr.stmt("store %s %s, ptr %s, align %d", vt, gr.ins("load %s, ptr %s", vt, mm.accs[r*mmVecs+v]), outPtr(r, v), mm.dt.Size())
 		}
 	}
