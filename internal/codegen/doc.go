@@ -42,9 +42,13 @@
 // peak: the bit-exact kernel took 28.6 ms for BenchmarkMatMulBiasRelu
 // (1024x1024 float32 with bias and relu, 2 threads) against 16.0 ms for
 // NumPy/OpenBLAS on an idle machine (0.56x). With FMA, packed A, 12x2
-// tiles and the fused epilogue it took 15.8 ms against NumPy's 14.7 ms
-// measured right after it (0.93x; one thread: 23.8 against 20.6 ms), on
-// the shared development machine under load.
+// tiles and the fused epilogue it took 15.8-15.9 ms against NumPy's
+// 14.2-14.7 ms measured right after it (0.89-0.93x; one thread: 23.8
+// against 20.6 ms), and in the peer harness (gojit bench -peers, both
+// sides interleaved) 14.5 ms against 11.8 ms (0.81x), on the shared
+// development machine under load. OpenBLAS gains more from the second
+// thread; the 4 rows of 1024 below the last 12-row tile, which run in the
+// row loop on one thread, are part of that.
 //
 // A nest of several groups (passes.Plan.Nests: a reduction and the
 // elementwise groups that use it, as in softmax or layer norm) becomes one
