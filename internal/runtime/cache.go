@@ -238,6 +238,14 @@ func (e *Executable) release() {
 // retire marks e evicted: new calls fail with ErrEvicted, and the kernel is
 // freed when no call is running.
 func (e *Executable) retire() {
+	// Until its code is freed, the kernel's symbol stays defined in the
+	// JIT, and loading the same graph again would clash with it: record
+	// it so such a load waits (see awaitSymbol). Calls are short, and
+	// the last running one frees the code.
+	zombies.Lock()
+	e.gone = make(chan struct{})
+	zombies.m[e.Module.Entry] = e.gone
+	zombies.Unlock()
 	e.retired.Store(true)
 	if e.inflight.Load() == 0 {
 		e.free()
@@ -251,6 +259,32 @@ func (e *Executable) free() {
 		}
 		stats.bytes.Add(-int64(e.Bytes))
 		stats.live.Add(-1)
+		zombies.Lock()
+		if zombies.m[e.Module.Entry] == e.gone {
+			delete(zombies.m, e.Module.Entry)
+		}
+		zombies.Unlock()
+		close(e.gone)
+	}
+}
+
+// zombies maps the symbols of evicted kernels that calls still run to a
+// channel closed when their code is freed.
+var zombies = struct {
+	sync.Mutex
+	m map[string]chan struct{}
+}{m: map[string]chan struct{}{}}
+
+// awaitSymbol waits until no evicted kernel still defines symbol.
+func awaitSymbol(symbol string) {
+	for {
+		zombies.Lock()
+		gone, ok := zombies.m[symbol]
+		zombies.Unlock()
+		if !ok {
+			return
+		}
+		<-gone
 	}
 }
 

@@ -87,6 +87,7 @@ type Executable struct {
 	// Eviction state; see acquire.
 	inflight       atomic.Int64
 	retired, freed atomic.Bool
+	gone           chan struct{} // closed when an evicted kernel's code is freed
 }
 
 type sourceKind uint8
@@ -473,6 +474,7 @@ func loadFromDisk(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig, modH
 
 // newExecutable loads obj, the compiled mod, and prepares its call frames.
 func newExecutable(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig [32]byte, obj []byte) (*Executable, error) {
+	awaitSymbol(mod.Entry)
 	k, err := llvm.Load(obj, mod.Entry)
 	if err != nil {
 		return nil, err
