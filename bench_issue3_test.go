@@ -152,25 +152,20 @@ func expChain(x *gojit.Tensor) *gojit.Tensor {
 }
 
 // BenchmarkExpChainThreads runs expChain over 1e6 float32 and reports the
-// speedup of the split call over the same work in pieces too small to split.
+// speedup of the default (split across the pool's threads) over the same
+// call limited to one thread with WithThreads(1).
 func BenchmarkExpChainThreads(b *testing.B) {
-	const n, piece = 1_000_000, 1 << 15
+	const n = 1_000_000
 	data := bench.RandFloat32(n, 8)
 	x := gojit.FromFloat32(data, n)
 	out := gojit.New(gojit.Float32, n)
 	f := compiled(b, expChain)
 	whole := callInto(b, f, []*gojit.Array{out}, x)
-	var pieces []func()
-	for lo := 0; lo < n; lo += piece {
-		hi := min(lo+piece, n)
-		xs := gojit.FromFloat32(data[lo:hi], hi-lo)
-		pieces = append(pieces, callInto(b, f, []*gojit.Array{gojit.New(gojit.Float32, hi-lo)}, xs))
+	one, err := gojit.Compile(expChain, gojit.WithThreads(1))
+	if err != nil {
+		b.Fatal(err)
 	}
-	serial := func() {
-		for _, p := range pieces {
-			p()
-		}
-	}
+	serial := callInto(b, one, []*gojit.Array{gojit.New(gojit.Float32, n)}, x)
 	b.SetBytes(n * 8)
 	b.ResetTimer()
 	for range b.N {
