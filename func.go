@@ -349,15 +349,19 @@ func (e *entry) matches(args []any) (b int, ok bool) {
 			}
 			continue
 		}
-		if s.cmp {
-			if args[i] != s.static {
-				return 0, false
-			}
-		} else if fmt.Sprintf("%T=%#v", args[i], args[i]) != s.text {
+		if !s.sameStatic(args[i]) {
 			return 0, false
 		}
 	}
 	return max(b, 0), true
+}
+
+// sameStatic reports whether arg is the static value s was made from.
+func (s *argSpec) sameStatic(arg any) bool {
+	if s.cmp {
+		return arg == s.static
+	}
+	return fmt.Sprintf("%T=%#v", arg, arg) == s.text
 }
 
 // matchesStatic is matches for a signature without a dynamic dimension.
@@ -370,11 +374,7 @@ func (e *entry) matchesStatic(args []any) bool {
 			}
 			continue
 		}
-		if s.cmp {
-			if args[i] != s.static {
-				return false
-			}
-		} else if fmt.Sprintf("%T=%#v", args[i], args[i]) != s.text {
+		if !s.sameStatic(args[i]) {
 			return false
 		}
 	}

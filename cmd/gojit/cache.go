@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -93,7 +94,7 @@ func cacheStats(dir string, asJSON bool, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "cache", err)
 	}
-	sum := cacheSummary{Dir: dir, Exists: s != nil, Limit: runtime.DefaultDiskMaxBytes, Disabled: os.Getenv(gojit.EnvCache) == "off"}
+	sum := cacheSummary{Dir: dir, Exists: s != nil, Limit: runtime.DefaultDiskMaxBytes, Disabled: strings.EqualFold(os.Getenv(gojit.EnvCache), "off")}
 	if s != nil {
 		infos, err := s.List()
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/gojit/gojit/internal/codegen"
-	"github.com/gojit/gojit/internal/ir"
 	"github.com/gojit/gojit/internal/passes"
 )
 
@@ -122,50 +121,4 @@ func (e *Executable) newFrame() *frame {
 		}
 	}
 	return fr
-}
-
-// tempsOverlap reports whether f's temporaries i and j share bytes.
-func (fr *frame) tempsOverlap(i, j int) bool {
-	a, b := fr.temps[i], fr.temps[j]
-	if len(a) == 0 || len(b) == 0 {
-		return false
-	}
-	pa, pb := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&b[0]))
-	return pa < pb+uintptr(len(b))*8 && pb < pa+uintptr(len(a))*8
-}
-
-// Splitting a nest across threads pays when its work, weighted by what an
-// element costs, exceeds parallelWork. The weights are rough cycle counts
-// relative to an add: BenchmarkParallelThreshold found that two threads
-// beat one on a streaming add from about 80,000 elements, but on an
-// exp-tanh chain already at 4,000.
-func opWeight(op ir.Op) int {
-	switch op {
-	case ir.OpExp, ir.OpLog, ir.OpSin, ir.OpCos, ir.OpTanh, ir.OpSigmoid, ir.OpPow:
-		return 20
-	case ir.OpDiv, ir.OpSqrt, ir.OpRsqrt:
-		return 2
-	}
-	return 0
-}
-
-// nestWeights returns, per loop nest, 1 plus the weights of the ops its
-// groups compute.
-func nestWeights(p *passes.Plan) []int {
-	nestOf := make([]int, len(p.Roots))
-	for ni, nest := range p.Nests {
-		for _, gi := range nest {
-			nestOf[gi] = ni
-		}
-	}
-	w := make([]int, len(p.Nests))
-	for i := range w {
-		w[i] = 1
-	}
-	for v, gi := range p.Group {
-		if gi >= 0 {
-			w[nestOf[gi]] += opWeight(p.Graph.Nodes[v].Op)
-		}
-	}
-	return w
 }

@@ -107,3 +107,13 @@ func TestArenaSharesDeadTemporaries(t *testing.T) {
 		}
 	}
 }
+
+// tempsOverlap reports whether f's temporaries i and j share bytes.
+func (fr *frame) tempsOverlap(i, j int) bool {
+	a, b := fr.temps[i], fr.temps[j]
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	pa, pb := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&b[0]))
+	return pa < pb+uintptr(len(b))*8 && pb < pa+uintptr(len(a))*8
+}
