@@ -23,6 +23,8 @@ type fn struct {
 	// heavy reports that the loop body being written computes a float32
 	// exp or tanh (vecmath.go); nested reports that it contains a loop.
 	heavy, nested bool
+	// target is the host the module is generated for.
+	target Target
 }
 
 // metadata collects the numbered metadata nodes of a module: !0 is the

@@ -42,9 +42,33 @@ type Group struct {
 	Work   int // elements visited in all, to decide whether to split it
 }
 
-// Generate lowers a fused plan to LLVM IR text. It is pure Go: the text is
-// handed to internal/llvm, or compared with golden files in tests.
-func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
+// Target names the host-specific instructions a module may use. The zero
+// value is portable: the module then uses only LLVM's generic operations
+// and intrinsics.
+type Target struct {
+	// AVX512 lets float32 exp use AVX-512's VSCALEFPS through vector
+	// variants of its definition (vecmath.go). The host must have
+	// AVX-512F and AVX-512VL.
+	AVX512 bool
+}
+
+// String is the target as the kernel signature records it.
+func (t Target) String() string {
+	if t.AVX512 {
+		return "avx512"
+	}
+	return "portable"
+}
+
+// Generate lowers a fused plan to portable LLVM IR text. It is pure Go: the
+// text is handed to internal/llvm, or compared with golden files in tests.
+func Generate(p *passes.Plan, entry string) (*Module, error) {
+	return GenerateFor(p, entry, Target{})
+}
+
+// GenerateFor is Generate for a target that may have host-specific
+// instructions.
+func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error) {
 	defer func() {
 		// The emitter panics only on an op the plan should not have routed
 		// to it; report that as an error rather than crash the caller.
@@ -75,6 +99,7 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 	md := &metadata{}
 	for gi, nest := range p.Nests {
 		gr := &unit{argName: map[ir.Value]string{}}
+		gr.target = t
 		gr.loopIDs = md
 		name := fmt.Sprintf("%s.g%d", entry, gi)
 		body, extent, outs := gr.emitNest(p, nest)
@@ -147,6 +172,9 @@ func Generate(p *passes.Plan, entry string) (mod *Module, err error) {
 		}
 	}
 	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind noinline \"prefer-vector-width\"=\"512\" }\n")
+	if _, ok := decls[expF32]; ok && t.AVX512 {
+		out.WriteString(expVariantsAttr)
+	}
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
 }
 

@@ -48,8 +48,12 @@ func dlit(f float64) string { return floatLit(ir.Float64, f) }
 
 // expf returns exp(x) for a float32 x through the vectorizable definition.
 func (f *fn) expf(x string) string {
-	f.defineVecMath()
 	f.heavy = true
+	if f.target.AVX512 {
+		f.defineExpScalef()
+		return f.ins("call float @%s(float %s) #2", expF32, x)
+	}
+	f.defineVecMath()
 	return f.ins("call float @%s(float %s)", expF32, x)
 }
 

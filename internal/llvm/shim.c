@@ -156,6 +156,31 @@ static int emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, int kind,
 	return 0;
 }
 
+// late_inline turns every function marked "gojit-late-inline" from
+// noinline into alwaysinline and reports whether there was one. Such
+// functions (the float32 exp of internal/codegen/vecmath_avx512.go) must
+// stay calls until the loop vectorizer has replaced them by their vector
+// variants; inlining them afterwards leaves the loops without calls.
+static int late_inline(LLVMModuleRef mod) {
+	static const char marker[] = "gojit-late-inline";
+	unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+	unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	int found = 0;
+	for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
+	     fn = LLVMGetNextFunction(fn)) {
+		if (!LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+						   marker, sizeof marker - 1))
+			continue;
+		LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+					       noinline);
+		LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+					LLVMCreateEnumAttribute(ctx, always, 0));
+		found = 1;
+	}
+	return found;
+}
+
 static int compile_module(LLVMContextRef ctx, diag_state *diag,
 			  const char *name, const char *ir, size_t irlen,
 			  int opt, int kind, gojit_result *res) {
@@ -232,6 +257,15 @@ static int compile_module(LLVMContextRef ctx, diag_state *diag,
 	}
 	if (diag_failed(diag, "optimize", res))
 		goto out;
+	if (late_inline(mod)) {
+		e = LLVMRunPasses(mod, "always-inline", tm, pbo);
+		if (e) {
+			res->err = take_error("optimize", e);
+			goto out;
+		}
+		if (diag_failed(diag, "optimize", res))
+			goto out;
+	}
 
 	if (emit(tm, mod, kind, res))
 		goto out;

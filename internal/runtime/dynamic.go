@@ -117,7 +117,7 @@ func BuildDynamic(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error
 			return nil, err
 		}
 		plans[i] = passes.Fuse(cg)
-		if mods[i], err = codegen.Generate(plans[i], placeholder); err != nil {
+		if mods[i], err = codegen.GenerateFor(plans[i], placeholder, opt.target()); err != nil {
 			return nil, err
 		}
 		if opt.FastMath {
@@ -135,7 +135,7 @@ func BuildDynamic(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error
 	}
 	h := sha256.New()
 	cpu, features := llvm.HostCPU()
-	fmt.Fprintf(h, "%s\x00dynamic %d\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, b1, opt.OptLevel, opt.FastMath, cpu, features, llvm.Version())
+	fmt.Fprintf(h, "%s\x00dynamic %d\x00O%d\x00fast-math=%t\x00%s\x00%s\x00%s\x00llvm %s\x00", Version, b1, opt.OptLevel, opt.FastMath, opt.target(), cpu, features, llvm.Version())
 	h.Write([]byte(texts[0]))
 	fmt.Fprintf(h, "\x00%v", dyn.Outputs)
 	var sig [32]byte

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,7 +23,7 @@ import (
 
 // Version is gojit's code-generation version. It is part of every
 // signature, so changing the generated code must change it.
-const Version = "gojit-codegen-1"
+const Version = "gojit-codegen-2"
 
 // Options select how a graph is built.
 type Options struct {
@@ -43,6 +45,27 @@ type Options struct {
 	// Name labels the kernel in logs and disk cache listings, such as
 	// the traced function's name. It is not part of the signature.
 	Name string
+	// Portable generates code without host-specific intrinsics (see
+	// codegen.Target), as on a host without AVX-512. Tests use it to
+	// check both forms of the code on one machine.
+	Portable bool
+}
+
+// target is the code generator's target for opt on this host.
+func (opt Options) target() codegen.Target {
+	_, features := llvm.HostCPU()
+	return codegen.Target{AVX512: !opt.Portable && hasFeatures(features, "+avx512f", "+avx512vl")}
+}
+
+// hasFeatures reports whether an LLVM feature string lists every one of want.
+func hasFeatures(features string, want ...string) bool {
+	have := strings.Split(features, ",")
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // Executable runs one graph: compiled native code, or the interpreter.
@@ -386,7 +409,7 @@ func Build(g *ir.Graph, opt Options) (*Executable, error) {
 func Signature(g *ir.Graph, opt Options) [32]byte {
 	h := sha256.New()
 	cpu, features := llvm.HostCPU()
-	fmt.Fprintf(h, "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, opt.FastMath, cpu, features, llvm.Version())
+	fmt.Fprintf(h, "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, opt.FastMath, opt.target(), cpu, features, llvm.Version())
 	h.Write([]byte(ir.Print(g, false)))
 	var sig [32]byte
 	h.Sum(sig[:0])
@@ -400,7 +423,7 @@ func SymbolName(sig [32]byte) string { return "gojit_" + hex.EncodeToString(sig[
 // a valid entry exists, or compiles it with LLVM and stores the object.
 func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options, disk *diskcache.Store) (*Executable, error) {
 	start := time.Now()
-	mod, err := codegen.Generate(plan, SymbolName(sig))
+	mod, err := codegen.GenerateFor(plan, SymbolName(sig), opt.target())
 	if err != nil {
 		return nil, err
 	}
