@@ -25,6 +25,27 @@ type fn struct {
 	heavy, nested bool
 	// target is the host the module is generated for.
 	target Target
+	// used lists the functions no call names yet, which LLVM must keep
+	// (the vector variants of vecmath_avx512.go and divide.go); attrs
+	// holds the module's attribute groups beyond #0 and #1, by number.
+	used  map[string]bool
+	attrs map[int]string
+}
+
+// keep adds function name to the module's @llvm.compiler.used.
+func (f *fn) keep(name string) {
+	if f.used == nil {
+		f.used = map[string]bool{}
+	}
+	f.used[name] = true
+}
+
+// attr adds attribute group number n with its text.
+func (f *fn) attr(n int, text string) {
+	if f.attrs == nil {
+		f.attrs = map[int]string{}
+	}
+	f.attrs[n] = text
 }
 
 // metadata collects the numbered metadata nodes of a module: !0 is the

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -93,7 +94,8 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 	var out strings.Builder
 	fmt.Fprintf(&out, "; gojit module %s\n\n", entry)
 	decls := map[string]string{}
-	var calls, cases, rangeCalls []string
+	attrs := map[int]string{}
+	var calls, cases, rangeCalls, used []string
 	var groups []Group
 	nontemporal := false
 	md := &metadata{}
@@ -135,6 +137,12 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 		for k, d := range gr.decls {
 			decls[k] = d
 		}
+		for k := range gr.used {
+			used = append(used, "ptr @"+k)
+		}
+		for k, a := range gr.attrs {
+			attrs[k] = a
+		}
 	}
 	fmt.Fprintf(&out, "define void @%s(ptr %%args) #0 {\nentry:\n", entry)
 	for i := range slots {
@@ -172,8 +180,13 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 		}
 	}
 	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind noinline \"prefer-vector-width\"=\"512\" }\n")
-	if _, ok := decls[expF32]; ok && t.AVX512 {
-		out.WriteString(expVariantsAttr)
+	for _, k := range slices.Sorted(maps.Keys(attrs)) {
+		out.WriteString(attrs[k])
+	}
+	if len(used) > 0 {
+		slices.Sort(used)
+		used = slices.Compact(used)
+		fmt.Fprintf(&out, "\n@llvm.compiler.used = appending global [%d x ptr] [%s], section \"llvm.metadata\"\n", len(used), strings.Join(used, ", "))
 	}
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
 }
@@ -447,6 +460,9 @@ func (gr *group) compute(v ir.Value, ix *index) string {
 	case ir.KindCast:
 		return gr.cast(gr.g.Nodes[n.Args[0]].DType, n.DType, arg(0))
 	case ir.KindBinary:
+		if n.Op == ir.OpDiv && n.DType.IsFloat() && gr.target.AVX512 && gr.innerInvariant(n.Args[1]) {
+			return gr.divInvariant(n.DType, arg(0), arg(1))
+		}
 		return gr.binary(n.Op, n.DType, arg(0), arg(1))
 	case ir.KindCompare:
 		return gr.compare(n.Op, gr.g.Nodes[n.Args[0]].DType, arg(0), arg(1))
@@ -458,6 +474,30 @@ func (gr *group) compute(v ir.Value, ix *index) string {
 		return gr.layout(v, n, ix)
 	}
 	panic(fmt.Sprintf("%s cannot be computed inside a fused loop", ir.FormatNode(gr.g, v)))
+}
+
+// innerInvariant reports whether v, computed inside the group's loops,
+// keeps one value along the innermost loop, which runs over the last axis:
+// a constant, a broadcast along that axis, or elementwise ops of such.
+func (gr *group) innerInvariant(v ir.Value) bool {
+	n := &gr.g.Nodes[v]
+	switch {
+	case n.Op == ir.OpConst:
+		return true
+	case gr.p.Materialized[v]:
+		return false
+	case n.Op == ir.OpBroadcast:
+		as := gr.g.Nodes[n.Args[0]].Shape
+		return len(as) == 0 || as[len(as)-1] == 1
+	case n.Op.IsElementwise():
+		for _, a := range n.Args {
+			if !gr.innerInvariant(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // layout computes a data-movement op by mapping ix to a position in its

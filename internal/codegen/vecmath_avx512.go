@@ -50,16 +50,10 @@ func (f *fn) defineExpScalef() {
 			f.declare(k, d)
 		}
 	}
-	f.declare("llvm.compiler.used", fmt.Sprintf("@llvm.compiler.used = appending global [%d x ptr] [%s], section \"llvm.metadata\"",
-		len(expLanes), expVariantList()))
-}
-
-func expVariantList() string {
-	var s []string
 	for _, n := range expLanes {
-		s = append(s, fmt.Sprintf("ptr @%s.v%d", expF32, n))
+		f.keep(fmt.Sprintf("%s.v%d", expF32, n))
 	}
-	return strings.Join(s, ", ")
+	f.attr(2, expVariantsAttr)
 }
 
 // expScalefDef defines exp over lanes float32 lanes: the scalar function
@@ -119,7 +113,7 @@ func expScalefDef(lanes int) (name, def string, decls map[string]string) {
 		decl(fmt.Sprintf("llvm.x86.avx512.mask.scalef.ps.%d", bits), ty, ty+", "+ty+", "+ty+", i8")
 		res = s.ins("call %s @llvm.x86.avx512.mask.scalef.ps.%d(%s %s, %s %s, %s poison, i8 -1)", ty, bits, ty, p, ty, n, ty)
 	}
-	def = fmt.Sprintf("define internal %s @%s(%s %%x) noinline nounwind \"gojit-late-inline\" {\nentry:\n%s  ret %s %s\n}\n",
+	def = fmt.Sprintf("define linkonce_odr %s @%s(%s %%x) noinline nounwind \"gojit-late-inline\" {\nentry:\n%s  ret %s %s\n}\n",
 		ty, name, ty, s.b.String(), ty, res)
 	return name, def, decls
 }

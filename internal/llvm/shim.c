@@ -158,9 +158,14 @@ static int emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, int kind,
 
 // late_inline turns every function marked "gojit-late-inline" from
 // noinline into alwaysinline and reports whether there was one. Such
-// functions (the float32 exp of internal/codegen/vecmath_avx512.go) must
-// stay calls until the loop vectorizer has replaced them by their vector
-// variants; inlining them afterwards leaves the loops without calls.
+// functions (the float32 exp of internal/codegen/vecmath_avx512.go, the
+// division of divide.go) must stay calls until the loop vectorizer has
+// replaced them by their vector variants; inlining them afterwards leaves
+// the loops without calls. They are linkonce_odr so that no pass changes
+// their signature (which their vector variants must match) and listed in
+// @llvm.compiler.used so that the variants no call names yet survive;
+// here they become internal and the list goes, so once inlined they are
+// dropped.
 static int late_inline(LLVMModuleRef mod) {
 	static const char marker[] = "gojit-late-inline";
 	unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
@@ -176,8 +181,12 @@ static int late_inline(LLVMModuleRef mod) {
 					       noinline);
 		LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
 					LLVMCreateEnumAttribute(ctx, always, 0));
+		LLVMSetLinkage(fn, LLVMInternalLinkage);
 		found = 1;
 	}
+	LLVMValueRef used = LLVMGetNamedGlobal(mod, "llvm.compiler.used");
+	if (found && used)
+		LLVMDeleteGlobal(used);
 	return found;
 }
 
@@ -258,7 +267,7 @@ static int compile_module(LLVMContextRef ctx, diag_state *diag,
 	if (diag_failed(diag, "optimize", res))
 		goto out;
 	if (late_inline(mod)) {
-		e = LLVMRunPasses(mod, "always-inline", tm, pbo);
+		e = LLVMRunPasses(mod, "always-inline,globaldce", tm, pbo);
 		if (e) {
 			res->err = take_error("optimize", e);
 			goto out;

@@ -73,3 +73,137 @@ func TestTargetsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestDivideByInvariant divides rows by a per-row divisor, which the host
+// target computes with a reciprocal and a Markstein correction
+// (internal/codegen/divide.go), and requires Go's IEEE quotient bit for
+// bit: divisors at and beyond the fast path's bounds, zeros, infinities,
+// NaN and subnormals, dividends over a sweep of the float32 line plus
+// quotients near the midpoint between two floats, where a wrong correction
+// would round the other way.
+func TestDivideByInvariant(t *testing.T) {
+	if !llvm.Available() {
+		t.Skip("no LLVM in this build")
+	}
+	divs := []float32{1, 3, 7, 10, 0.1, 1.9999999, 1.0000001, 0.75, 1 << 20, 1 << 21, 1.0 / (1 << 20), 1.0 / (1 << 21),
+		1e-30, 1e30, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		math.Float32frombits(1), math.Float32frombits(0x007fffff), -5.5, 12345.678, 3.4e38}
+	rng := uint32(12345)
+	next := func() uint32 { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng }
+	for range 40 {
+		// Random divisors within the fast path's bounds.
+		divs = append(divs, math.Float32frombits(0x35800000+next()%0x0a000000))
+	}
+	const cols = 1 << 14
+	rows := len(divs)
+	x := make([]float32, rows*cols)
+	d := make([]float32, rows)
+	for r, b := range divs {
+		d[r] = b
+		row := x[r*cols : (r+1)*cols]
+		for i := range row {
+			switch i % 4 {
+			case 0: // anywhere on the line
+				row[i] = math.Float32frombits(next())
+			case 1: // a quotient near a midpoint
+				q := math.Float32frombits(0x30000000 + next()%0x1e000000)
+				mid := float64(q) + float64(math.Nextafter32(q, float32(math.Inf(1)))-q)/2
+				row[i] = float32(mid * float64(b))
+			default: // softmax-like: exp values over a row sum
+				row[i] = float32(math.Exp(-float64(next()%4000) / 100))
+			}
+		}
+	}
+	g, err := ir.Parse(fmt.Sprintf(`graph {
+  %%0 = param 0 : f32[%d,%d]
+  %%1 = param 1 : f32[%d,1]
+  %%2 = broadcast %%1 : f32[%d,%d]
+  %%3 = div %%0, %%2 : f32[%d,%d]
+  return %%3
+}`, rows, cols, rows, rows, cols, rows, cols))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := Build(g, Options{OptLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Options.target(Options{}).AVX512 && !strings.Contains(exe.Module.Text, "gojit.div.float") {
+		t.Fatal("the host module does not use the reciprocal division")
+	}
+	out := make([]float32, rows*cols)
+	if err := exe.Run([]unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&d[0])}, []unsafe.Pointer{unsafe.Pointer(&out[0])}); err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i, got := range out {
+		want := x[i] / d[i/cols]
+		if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+			if bad++; bad <= 5 {
+				t.Errorf("%g / %g = %g (0x%08x), want %g (0x%08x)", x[i], d[i/cols], got, math.Float32bits(got), want, math.Float32bits(want))
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d quotients differ", bad, len(out))
+	}
+}
+
+// TestDivideByInvariant64 is TestDivideByInvariant for float64.
+func TestDivideByInvariant64(t *testing.T) {
+	if !llvm.Available() {
+		t.Skip("no LLVM in this build")
+	}
+	divs := []float64{1, 3, 7, 0.1, 1 - 1.0/(1<<52), 0x1p100, 0x1p101, 0x1p-100, 0x1p-101, 0, math.Inf(1), math.NaN(), 5e-324, 1.7e308}
+	rng := uint64(99)
+	next := func() uint64 { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng }
+	for range 40 {
+		divs = append(divs, math.Float64frombits(0x3c00000000000000+next()%0x0800000000000000))
+	}
+	const cols = 1 << 12
+	rows := len(divs)
+	x := make([]float64, rows*cols)
+	for r, b := range divs {
+		for i := range cols {
+			if i%2 == 0 {
+				x[r*cols+i] = math.Float64frombits(next())
+			} else {
+				q := math.Float64frombits(0x3000000000000000 + next()%0x1000000000000000)
+				x[r*cols+i] = (q + (math.Nextafter(q, math.Inf(1))-q)/2) * b
+			}
+		}
+	}
+	g, err := ir.Parse(fmt.Sprintf(`graph {
+  %%0 = param 0 : f64[%d,%d]
+  %%1 = param 1 : f64[%d,1]
+  %%2 = broadcast %%1 : f64[%d,%d]
+  %%3 = div %%0, %%2 : f64[%d,%d]
+  return %%3
+}`, rows, cols, rows, rows, cols, rows, cols))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := Build(g, Options{OptLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Options.target(Options{}).AVX512 && !strings.Contains(exe.Module.Text, "gojit.div.double") {
+		t.Fatal("the host module does not use the reciprocal division")
+	}
+	out := make([]float64, rows*cols)
+	if err := exe.Run([]unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&divs[0])}, []unsafe.Pointer{unsafe.Pointer(&out[0])}); err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i, got := range out {
+		want := x[i] / divs[i/cols]
+		if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+			if bad++; bad <= 5 {
+				t.Errorf("%g / %g = %g, want %g", x[i], divs[i/cols], got, want)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d quotients differ", bad, len(out))
+	}
+}
