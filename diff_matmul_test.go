@@ -59,3 +59,22 @@ func TestDiffMatMulEpilogue(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffMatMulRowCounts covers row counts around the microkernel's tile
+// height (12) and matrices split into several chunks, whose last chunk
+// ends in a shorter tile of M % 12 rows.
+func TestDiffMatMulRowCounts(t *testing.T) {
+	const k, n = 70, 40
+	for _, dt := range []gojit.DType{gojit.Float32, gojit.Int32} {
+		for _, m := range []int{1, 5, 11, 12, 13, 23, 200, 209, 397} {
+			t.Run(fmt.Sprintf("%s_m%d", dt, m), func(t *testing.T) {
+				t.Parallel()
+				d := dcase{name: "bias_relu", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]).Add(in[2]).Relu() }}
+				if dt.IsFloat() {
+					d.bound = func(in []*gojit.Tensor) *gojit.Tensor { return matmulAddBound(in[0], in[1], in[2]) }
+				}
+				checkDiff(t, []dcase{d}, randArray(dt, 2001, 0.02, m, k), randArray(dt, 2002, 0.02, k, n), randArray(dt, 2003, 0.02, n))
+			})
+		}
+	}
+}

@@ -93,6 +93,16 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	if K == 0 {
 		full, cols = 0, 0 // the row loop writes the zeros
 	}
+	pr := M % mmRows
+	if cols == 0 {
+		pr = 0
+	}
+	// covered is the rows the tiles compute: the chunk's rows when the
+	// shorter last tile runs, else its whole tiles.
+	covered := tiled
+	if pr > 0 {
+		covered = rows
+	}
 
 	if cols > 0 {
 		// Blocks of k hold mmKC 4-byte elements (half as many 8-byte
@@ -103,7 +113,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		// Cache-line aligned, so no vector load of a packed block
 		// straddles two lines.
 		mm.pack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", kc*panel, memType(dt)))
-		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", maxTiles*kc*mmRows, memType(dt)))
+		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", (maxTiles+1)*kc*mmRows, memType(dt)))
 		mm.kc = kc
 		kb := gr.openLoop("0", strconv.Itoa(nkb))
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)
@@ -113,19 +123,34 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		first := gr.ins("icmp eq i64 %s, 0", kb.iv)
 		lastK := gr.ins("icmp eq i64 %s, %d", kb.iv, nkb-1)
 		mm.packRows(r0, tiles, k0, kLen)
+		partial := func(emit func(i0 string)) {
+			// The last chunk's rows below its whole tiles, M % mmRows of
+			// them, form one shorter tile.
+			if pr == 0 {
+				return
+			}
+			yes, no := gr.newLabel("part"), gr.newLabel("nopart")
+			gr.stmt("br i1 %s, label %%%s, label %%%s", last, yes, no)
+			gr.block(yes)
+			emit(gr.ins("add nuw nsw i64 %s, %s", r0, tiled))
+			gr.stmt("br label %%%s", no)
+			gr.block(no)
+		}
+		partial(func(i0 string) { mm.packTile(tiles, i0, pr, k0, kLen) })
 		panels := func(j0 string) {
 			mm.packPanel(k0, kLen, j0)
 			t := gr.openLoop("0", tiles)
 			i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
-			mm.tile(t.iv, i0, j0, kLen, first)
+			mm.tile(t.iv, i0, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
+			partial(func(i0 string) { mm.tile(tiles, i0, j0, kLen, first, pr) })
 			if mm.epilogue {
 				// After the last block of k, the panel's sums of the
 				// chunk are complete and still in cache.
 				epi, skip := gr.newLabel("epi"), gr.newLabel("noepi")
 				gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, skip)
 				gr.block(epi)
-				t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, tiled))
+				t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, rows))
 				mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
 				gr.closeLoop(t)
 				gr.stmt("br label %%%s", skip)
@@ -146,7 +171,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	}
 	if cols < N {
 		// The columns right of the last panel, for the tiled rows.
-		t := gr.openLoop("0", tiled)
+		t := gr.openLoop("0", covered)
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
 		mm.row(i, cols, N)
 		if mm.epilogue {
@@ -154,8 +179,8 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		}
 		gr.closeLoop(t)
 	}
-	// The rows below the last tile, whole.
-	rest := gr.openLoop(tiled, rows)
+	// The rows below the last tile, whole, when no shorter tile ran.
+	rest := gr.openLoop(covered, rows)
 	i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
 	mm.row(i, 0, N)
 	if mm.epilogue {
@@ -236,19 +261,26 @@ func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 // tile k after k, the tile's mmRows elements of that k side by side, so
 // the microkernel reads A contiguously whatever K is.
 func (mm *mmCtx) packRows(r0, tiles, k0, kLen string) {
-	gr, dt := mm.gr, mm.dt
+	gr := mm.gr
 	t := gr.openLoop("0", tiles)
-	dst := gr.ins("mul nuw nsw i64 %s, %d", t.iv, mm.kc*mmRows)
 	i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
-	for r := range mmRows {
+	mm.packTile(t.iv, i0, mmRows, k0, kLen)
+	gr.closeLoop(t)
+}
+
+// packTile packs the nr rows from row i0 as tile tl of mm.apack, their
+// nr elements of each k side by side.
+func (mm *mmCtx) packTile(tl, i0 string, nr int, k0, kLen string) {
+	gr, dt := mm.gr, mm.dt
+	dst := gr.ins("mul nuw nsw i64 %s, %d", tl, mm.kc*mmRows)
+	for r := range nr {
 		src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %d", i0, r), mm.K))
 		src = gr.ins("add nuw nsw i64 %s, %s", src, k0)
 		k := gr.openLoop("0", kLen)
 		x := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", src, k.iv))
-		gr.store(dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", dst, gr.ins("mul nuw nsw i64 %s, %d", k.iv, mmRows)), r), x)
+		gr.store(dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", dst, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr)), r), x)
 		gr.closeLoop(k)
 	}
-	gr.closeLoop(t)
 }
 
 func (mm *mmCtx) vec() string { return fmt.Sprintf("<%d x %s>", mm.lanes, regType(mm.dt)) }
@@ -261,11 +293,12 @@ func (mm *mmCtx) zero() string {
 }
 
 // tile adds the products of the current block of k (kLen of them) to
-// the mmRows x mm.nv-vector block of the output at row i0 (within the batch's
+// the nr x mm.nv-vector block of the output at row i0 (within the batch's
 // matrix) and column j0, in registers, starting from zero when first is
 // true and from the block's stored partial sums otherwise; A comes from
-// tile t of the packed rows, B from the packed panel.
-func (mm *mmCtx) tile(tl, i0, j0, kLen, first string) {
+// tile t of the packed rows (nr of them, mmRows but for a chunk's last
+// rows), B from the packed panel.
+func (mm *mmCtx) tile(tl, i0, j0, kLen, first string, nr int) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
 	if mm.accs == nil {
 		for range mmRows * mmVecs {
@@ -278,7 +311,7 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string) {
 		o = gr.ins("add nuw nsw i64 %s, %s", o, j0)
 		return gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, gr.out, gr.ins("add nuw nsw i64 %s, %d", o, v*mm.lanes))
 	}
-	for r := range mmRows {
+	for r := range nr {
 		for v := range mm.nv {
 			old := gr.ins("load %s, ptr %s, align %d", vt, outPtr(r, v), mm.dt.Size())
 			init := gr.ins("select i1 %s, %s zeroinitializer, %s %s", first, vt, vt, old)
@@ -287,14 +320,14 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string) {
 	}
 	aTile := gr.ins("mul nuw nsw i64 %s, %d", tl, mm.kc*mmRows)
 	k := gr.openLoop("0", kLen)
-	aK := gr.ins("add nuw nsw i64 %s, %s", aTile, gr.ins("mul nuw nsw i64 %s, %d", k.iv, mmRows))
+	aK := gr.ins("add nuw nsw i64 %s, %s", aTile, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr))
 	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.lanes)
 	var bv []string
 	for v := range mm.nv {
 		p := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", bRow, v*mm.lanes))
 		bv = append(bv, gr.ins("load %s, ptr %s, align %d", vt, p, mm.dt.Size()))
 	}
-	for r := range mmRows {
+	for r := range nr {
 		a := gr.loadAt(mm.dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", aK, r))
 		one := gr.ins("insertelement %s poison, %s %s, i64 0", vt, t, a)
 		splat := gr.ins("shufflevector %s %s, %s poison, <%d x i32> zeroinitializer", vt, one, vt, mm.lanes)
@@ -305,7 +338,7 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string) {
 		}
 	}
 	gr.closeLoop(k)
-	for r := range mmRows {
+	for r := range nr {
 		for v := range mm.nv {
 			gr.stmt("store %s %s, ptr %s, align %d", vt, gr.ins("load %s, ptr %s", vt, mm.accs[r*mmVecs+v]), outPtr(r, v), mm.dt.Size())
 		}
