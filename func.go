@@ -333,7 +333,8 @@ func (e *entry) matches(args []any) (b int, ok bool) {
 		return 0, e.matchesStatic(args)
 	}
 	b = -1
-	for i, s := range e.specs {
+	for i := range e.specs {
+		s := &e.specs[i]
 		if s.shape != nil {
 			a, ok := args[i].(*Array)
 			if !ok || a == nil || a.err != nil || a.dtype != s.dtype || len(a.shape) != len(s.shape) {
@@ -366,7 +367,11 @@ func (s *argSpec) sameStatic(arg any) bool {
 
 // matchesStatic is matches for a signature without a dynamic dimension.
 func (e *entry) matchesStatic(args []any) bool {
-	for i, s := range e.specs {
+	if len(args) != len(e.specs) {
+		return false
+	}
+	for i := range e.specs {
+		s := &e.specs[i] // not a copy: a spec is 72 bytes
 		if s.shape != nil {
 			a, ok := args[i].(*Array)
 			if !ok || a == nil || a.err != nil || a.dtype != s.dtype || !slices.Equal(a.shape, s.shape) {
