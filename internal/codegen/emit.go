@@ -63,6 +63,14 @@ func (m *metadata) interleaved() string {
 	return "!" + strconv.Itoa(id)
 }
 
+// noUnroll returns a new loop ID asking LLVM not to unroll the loop.
+func (m *metadata) noUnroll() string {
+	id := len(m.nodes) + 1
+	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d}", id, id, id+1),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+1))
+	return "!" + strconv.Itoa(id)
+}
+
 // ins appends "%tN = <text>" and returns %tN.
 func (f *fn) ins(format string, args ...any) string {
 	f.tmp++
@@ -104,6 +112,8 @@ type loop struct {
 	end                   string
 	savedMemo             map[string]string
 	heavy, nested         bool // the enclosing body's flags
+	// noUnroll keeps LLVM from unrolling the loop: see mmCtx.row.
+	noUnroll bool
 }
 
 // openLoop starts a loop over [start, end) and leaves f in its body. The
@@ -139,7 +149,11 @@ func (f *fn) closeLoop(l *loop) {
 	f.stmt("%s.next = add nuw nsw i64 %s, 1", l.iv, l.iv)
 	c := f.ins("icmp slt i64 %s.next, %s", l.iv, l.end)
 	md := ""
-	if f.heavy && !f.nested && f.loopIDs != nil {
+	switch {
+	case f.loopIDs == nil:
+	case l.noUnroll:
+		md = ", !llvm.loop " + f.loopIDs.noUnroll()
+	case f.heavy && !f.nested:
 		md = ", !llvm.loop " + f.loopIDs.interleaved()
 	}
 	f.stmt("br i1 %s, label %%%s, label %%%s%s", c, l.body, l.exit, md)

@@ -244,6 +244,7 @@ func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
 func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
 	k := gr.openLoop("0", kLen)
+	k.noUnroll = true // see row
 	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", k0, k.iv), mm.N))
 	src = gr.ins("add nuw nsw i64 %s, %s", src, j0)
 	dst := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.lanes)
@@ -277,6 +278,7 @@ func (mm *mmCtx) packTile(tl, i0 string, nr int, k0, kLen string) {
 		src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %d", i0, r), mm.K))
 		src = gr.ins("add nuw nsw i64 %s, %s", src, k0)
 		k := gr.openLoop("0", kLen)
+		k.noUnroll = true // see row
 		x := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", src, k.iv))
 		gr.store(dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", dst, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr)), r), x)
 		gr.closeLoop(k)
@@ -360,6 +362,11 @@ func (mm *mmCtx) row(i string, jlo, jhi int) {
 	aik := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow, k.iv))
 	bRow := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.N))
 	j = gr.openLoop(lo, hi)
+	// A short constant j loop inside the k loop would be unrolled fully,
+	// and the SLP vectorizer then spends seconds (22 s for uint8 with
+	// K = 600, N = 40) on the straight-line result; the loop vectorizer
+	// handles the loop as it is.
+	j.noUnroll = true
 	oOff := gr.ins("add nuw nsw i64 %s, %s", outRow, j.iv)
 	o := gr.loadAt(dt, gr.out, oOff)
 	bkj := gr.loadAt(dt, mm.B, gr.ins("add nuw nsw i64 %s, %s", bRow, j.iv))

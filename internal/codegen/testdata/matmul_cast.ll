@@ -70,7 +70,7 @@ body13:
 latch14:
   %i38.next = add nuw nsw i64 %i38, 1
   %t47 = icmp slt i64 %i38.next, 5
-  br i1 %t47, label %body13, label %exit15
+  br i1 %t47, label %body13, label %exit15, !llvm.loop !1
 exit15:
   br label %latch11
 latch11:
@@ -132,7 +132,7 @@ body25:
 latch26:
   %i70.next = add nuw nsw i64 %i70, 1
   %t79 = icmp slt i64 %i70.next, 5
-  br i1 %t79, label %body25, label %exit27
+  br i1 %t79, label %body25, label %exit27, !llvm.loop !3
 exit27:
   br label %latch23
 latch23:
@@ -255,6 +255,12 @@ done:
 
 declare float @llvm.fmuladd.f32(float, float, float)
 declare i8 @llvm.fptoui.sat.i8.f32(float)
+
+!0 = !{i32 1}
+!1 = distinct !{!1, !2}
+!2 = !{!"llvm.loop.unroll.disable"}
+!3 = distinct !{!3, !4}
+!4 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }
