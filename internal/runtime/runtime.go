@@ -294,7 +294,10 @@ func (e *Executable) callRanges(fr *frame, ins, outs []unsafe.Pointer, b, thread
 			extent, work = d.extents[gi].At(b), d.works[gi].At(b)
 		}
 		work *= e.weights[gi]
-		chunks := max(min(threads, extent), 1)
+		// A chunk per thread, or more for long loops, so that a thread the
+		// host slows down (these are shared virtual machines) leaves its
+		// unclaimed chunks to the others: chunks of at least chunkWork.
+		chunks := max(min(max(threads, work/chunkWork), extent), 1)
 		if work < parallelWork {
 			chunks = 1
 		}

@@ -20,6 +20,12 @@ func opWeight(op ir.Op) int {
 	return 0
 }
 
+// chunkWork is the least weighted work a loop is split into per chunk
+// beyond one chunk per thread: about a millisecond of a streaming loop,
+// where claiming a chunk (a compare-and-swap that moves a cache line
+// between cores, then a cgo call) costs well under a thousandth of it.
+const chunkWork = 4 << 20
+
 // nestWeights returns, per loop nest, 1 plus the weights of the ops its
 // groups compute.
 func nestWeights(p *passes.Plan) []int {
