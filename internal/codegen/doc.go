@@ -47,8 +47,26 @@
 // against 20.6 ms), and in the peer harness (gojit bench -peers, both
 // sides interleaved) 14.5 ms against 11.8 ms (0.81x), on the shared
 // development machine under load. OpenBLAS gains more from the second
-// thread; the 4 rows of 1024 below the last 12-row tile, which run in the
-// row loop on one thread, are part of that.
+// thread. The M % 12 rows below the last whole tile run as one shorter
+// tile of the microkernel. On one thread the kernel now matches OpenBLAS
+// (1024^2 without epilogue: 21.6-23 ms against NumPy's 24.8-25.8 ms, a
+// few minutes apart); on two the best calls took 10.8-11.3 ms, but the
+// median 12.8-15 ms, as the shared machine's second vCPU comes and goes.
+//
+// Loops that LLVM would unroll fully and then hand to the SLP vectorizer
+// (the packing loops and the row loop's short constant j loop) carry
+// llvm.loop.unroll.disable: a uint8 13x600x40 matmul took 22 s to
+// compile before, 0.1 s after.
+//
+// Host-specific code (Target): on AVX-512 hosts float32 exp uses VSCALEF
+// (vecmath_avx512.go) and division by a value that is the same along the
+// innermost loop uses a reciprocal with Markstein's correction
+// (divide.go); both stay bit-identical to the portable code. They reach
+// the loop vectorizer as calls with vector-function-ABI variants and are
+// inlined after it (internal/llvm). TestTargetsAgree and
+// TestDivideByInvariant in internal/runtime check them, and
+// BenchmarkTargets measures them against the portable code in one run
+// (softmax 4096x1024 1.17-1.27x, float32 exp 1.39x).
 //
 // A nest of several groups (passes.Plan.Nests: a reduction and the
 // elementwise groups that use it, as in softmax or layer norm) becomes one
@@ -93,7 +111,16 @@
 // 4096 (from memory). So it is compute-bound, mostly by the float32 exp
 // (about 27 vector instructions per 16 elements, nearly all on the one
 // port that executes 512-bit floating point here), then by the exact
-// division. What helped: fused multiply-adds inside exp (1.23x),
+// division. With VSCALEF (15 instructions) and the reciprocal division it
+// takes 1.6-1.7 ms (BenchmarkSoftmax x_stream 0.51-0.53, from 0.34-0.39),
+// and the float32 exp alone over the same 4096x1024 elements takes 1.14 ms
+// on 2 threads against 0.76 ms for the streaming add (one thread: 2.36
+// against 1.55 ms). An exp that costs more than 0.8x the floor by itself
+// leaves softmax (which adds a max, a subtraction, a sum and a division
+// per element) no way to reach 0.8x the floor while exp stays within an
+// ulp. On this VM a chain of dependent 512-bit FMAs retires one per 1.7
+// ns and 24 independent chains 2 per ns, so the 512-bit floating-point
+// work per element, not memory, sets the time. What helped: fused multiply-adds inside exp (1.23x),
 // interleaving the exp loop twice (1.07x, see closeLoop). What did not:
 // software prefetch of the next row (0.90-0.94x), folding the sum into the
 // exp loop (1.00-1.02x), replacing a 2**n multiply in exp by an
