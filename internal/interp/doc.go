@@ -79,7 +79,9 @@
 // errors up to about 1e-16, which is many ulps where the result is tiny
 // (near multiples of pi, and for |x| >= 2^29). math.Log and math.Pow are
 // wrong for subnormal float64 inputs on amd64 (golang/go#56600); log and
-// pow here correct that by exact scaling (log64, pow64).
+// pow here correct that by exact scaling (log64, pow64). math.Exp on amd64
+// overflows to +Inf from x = 709.437 instead of 709.78; exp (and sigmoid)
+// use exp(x-1)*e there (exp64).
 //
 // max, min: integers: the ordinary maximum/minimum. Floats: NaN if either
 // operand is NaN, and -0 < +0 (max(-0, +0) = +0, min(-0, +0) = -0): Go's

@@ -69,7 +69,7 @@ func unaryFloat[T float](op ir.Op, s []T) []T {
 		}
 	case ir.OpExp:
 		for i, x := range s {
-			out[i] = T(math.Exp(float64(x)))
+			out[i] = T(exp64(float64(x)))
 		}
 	case ir.OpLog:
 		for i, x := range s {
@@ -100,7 +100,7 @@ func unaryFloat[T float](op ir.Op, s []T) []T {
 	case ir.OpSigmoid:
 		// exp rounded to T first, then 1/(1+e) in T arithmetic.
 		for i, x := range s {
-			e := T(math.Exp(-float64(x)))
+			e := T(exp64(-float64(x)))
 			out[i] = 1 / (1 + e)
 		}
 	case ir.OpFloor:
@@ -437,6 +437,18 @@ func nonZero[S number](s []S) []bool {
 		out[i] = x != 0
 	}
 	return out
+}
+
+// exp64 is math.Exp corrected near overflow: Go's amd64 assembly Exp
+// returns +Inf from about x = 709.437, where the true result is still
+// below MaxFloat64 up to x = 709.78 (glibc's exp and gojit's compiled
+// code are finite there). x-1 is exact in that range, so the result is
+// within about 2 ulps.
+func exp64(x float64) float64 {
+	if x > 709 && x <= 7.09782712893383973096e+02 {
+		return math.Exp(x-1) * math.E
+	}
+	return math.Exp(x)
 }
 
 // log64 is math.Log corrected for subnormal arguments: Go's amd64 assembly

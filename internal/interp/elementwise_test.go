@@ -327,3 +327,27 @@ func TestElementwiseScalarAndEmpty(t *testing.T) {
 		"%3 = ge %2, %2 : bool[2,0]", "%4 = where %3, %2, %2 : f64[2,0]", "return %4")
 	expect(t, "empty chain", run1(t, text, []int32{}), []float64{})
 }
+
+// TestExpNearOverflow: exp64 stays finite up to the true overflow point,
+// within 2 ulps of glibc's exp (the known answers below).
+func TestExpNearOverflow(t *testing.T) {
+	for _, c := range []struct{ x, want float64 }{
+		{709.437, 1.2722555614585495e+308},
+		{709.5, 1.3549863193146328e+308},
+		{709.78, 1.7928227943945155e+308},
+		{709.79, math.Inf(1)},
+		{700, math.Exp(700)},
+	} {
+		got := exp64(c.x)
+		if math.IsInf(c.want, 1) {
+			if !math.IsInf(got, 1) {
+				t.Errorf("exp64(%v) = %v, want +Inf", c.x, got)
+			}
+			continue
+		}
+		a, b := math.Float64bits(got), math.Float64bits(c.want)
+		if max(a, b)-min(a, b) > 2 {
+			t.Errorf("exp64(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
