@@ -67,10 +67,7 @@ func (f *fn) unary(op ir.Op, dt ir.DType, x string) string {
 		}
 		return f.call(t, "llvm.abs."+t, []string{t, "i1"}, x, "false")
 	case ir.OpExp:
-		if dt == ir.Float32 {
-			return f.expf(x)
-		}
-		return f.intrinsic1("exp", dt, x)
+		return f.exp(dt, x)
 	case ir.OpLog:
 		return f.intrinsic1("log", dt, x)
 	case ir.OpSin:
@@ -89,12 +86,7 @@ func (f *fn) unary(op ir.Op, dt ir.DType, x string) string {
 		return f.libm("tanh", dt, x)
 	case ir.OpSigmoid:
 		nx := f.ins("fneg %s %s", t, x)
-		var e string
-		if dt == ir.Float32 {
-			e = f.expf(nx)
-		} else {
-			e = f.intrinsic1("exp", dt, nx)
-		}
+		e := f.exp(dt, nx)
 		d := f.ins("fadd %s %s, %s", t, floatLit(dt, 1), e)
 		return f.ins("fdiv %s %s, %s", t, floatLit(dt, 1), d)
 	case ir.OpFloor, ir.OpCeil, ir.OpRound:

@@ -48,11 +48,10 @@ func dlit(f float64) string { return floatLit(ir.Float64, f) }
 
 // expf returns exp(x) for a float32 x through the vectorizable definition.
 func (f *fn) expf(x string) string {
-	f.heavy = true
 	if f.target.AVX512 {
-		f.defineExpScalef()
-		return f.ins("call float @%s(float %s) #2", expF32, x)
+		return f.expScalef(ir.Float32, x)
 	}
+	f.heavy = true
 	f.defineVecMath()
 	return f.ins("call float @%s(float %s)", expF32, x)
 }
@@ -209,4 +208,17 @@ func tanhF32Def() string {
 	nan := s.ins("fcmp uno float %%x, %%x")
 	res := s.ins("select i1 %s, float %%x, float %s", nan, r)
 	return fmt.Sprintf("define internal float @%s(float %%x) %s {\nentry:\n%s  ret float %s\n}\n", tanhF32, vecAttrs, s.b.String(), res)
+}
+
+// exp returns exp(x) for a float x of dt: the vectorizable definitions for
+// float32, and for float64 on AVX-512 hosts; otherwise llvm.exp, which
+// LLVM lowers to a libm call that keeps the loop scalar.
+func (f *fn) exp(dt ir.DType, x string) string {
+	switch {
+	case dt == ir.Float32:
+		return f.expf(x)
+	case f.target.AVX512:
+		return f.expScalef(dt, x)
+	}
+	return f.intrinsic1("exp", dt, x)
 }

@@ -28,90 +28,122 @@ import (
 // "gojit-late-inline" attribute, and internal/llvm inlines them after the
 // optimization pipeline, so the loops end up with no calls.
 
-// expLanes are the vector widths exp has a variant for.
-var expLanes = []int{4, 8, 16}
+// expParams are the per-dtype constants of the VSCALEF exp: the clamp
+// bounds (beyond them the result is 0 or +Inf once rounded), ln2 in two
+// parts (the high part with trailing zeros, so n*hi is exact) and the
+// degree of the Taylor polynomial of exp(r), |r| <= ln2/2 (truncation
+// below 5e-9 relative for float32's 7, 4e-18 for float64's 13).
+type expParams struct {
+	lo, hi       float64
+	ln2hi, ln2lo float64
+	degree       int
+	lanes        []int  // vector widths with a variant
+	name         string // the scalar definition's name
+	group        int    // attribute group of the call sites
+}
 
-// expVariantsAttr is attribute group #2, which every exp call site carries
-// on AVX-512 hosts.
-var expVariantsAttr = func() string {
+var expOf = map[ir.DType]expParams{
+	ir.Float32: {lo: -104, hi: 89,
+		ln2hi: float64(math.Float32frombits(0x3F317200)), ln2lo: float64(math.Float32frombits(0x35BFBE8E)),
+		degree: 7, lanes: []int{4, 8, 16}, name: expF32, group: 2},
+	ir.Float64: {lo: -746, hi: 710,
+		ln2hi: math.Float64frombits(0x3FE62E42FEE00000), ln2lo: math.Float64frombits(0x3DEA39EF35793C76),
+		degree: 13, lanes: []int{2, 4, 8}, name: "gojit.exp.f64", group: 5},
+}
+
+// expVariantsAttr is the attribute group that every exp call site of dt
+// carries on AVX-512 hosts.
+func expVariantsAttr(dt ir.DType) string {
+	ep := expOf[dt]
 	var vs []string
-	for _, n := range expLanes {
-		vs = append(vs, fmt.Sprintf("_ZGV_LLVM_N%dv_%s(%s.v%d)", n, expF32, expF32, n))
+	for _, n := range ep.lanes {
+		vs = append(vs, fmt.Sprintf("_ZGV_LLVM_N%dv_%s(%s.v%d)", n, ep.name, ep.name, n))
 	}
-	return fmt.Sprintf("attributes #2 = { \"vector-function-abi-variant\"=\"%s\" }\n", strings.Join(vs, ","))
-}()
+	return fmt.Sprintf("attributes #%d = { \"vector-function-abi-variant\"=\"%s\" }\n", ep.group, strings.Join(vs, ","))
+}
 
-// defineExpScalef adds the scalar and vector definitions to the module.
-func (f *fn) defineExpScalef() {
-	for _, n := range append([]int{1}, expLanes...) {
-		name, def, decls := expScalefDef(n)
+// expScalef returns exp(x) for a float x of dt through the VSCALEF
+// definitions, which it adds to the module.
+func (f *fn) expScalef(dt ir.DType, x string) string {
+	ep := expOf[dt]
+	for _, n := range append([]int{1}, ep.lanes...) {
+		name, def, decls := expScalefDef(dt, n)
 		f.declare(name, def)
 		for k, d := range decls {
 			f.declare(k, d)
 		}
+		if n > 1 {
+			f.keep(name)
+		}
 	}
-	for _, n := range expLanes {
-		f.keep(fmt.Sprintf("%s.v%d", expF32, n))
-	}
-	f.attr(2, expVariantsAttr)
+	f.attr(ep.group, expVariantsAttr(dt))
+	f.heavy = true
+	t := regType(dt)
+	return f.ins("call %s @%s(%s %s) #%d", t, ep.name, t, x, ep.group)
 }
 
-// expScalefDef defines exp over lanes float32 lanes: the scalar function
-// gojit.expf when lanes is 1, else gojit.expf.vLANES. It returns the
-// function's name, its definition and the intrinsics it declares.
-func expScalefDef(lanes int) (name, def string, decls map[string]string) {
+// expScalefDef defines exp over lanes lanes of dt: the scalar function
+// when lanes is 1, else NAME.vLANES. It returns the function's name, its
+// definition and the intrinsics it declares.
+func expScalefDef(dt ir.DType, lanes int) (name, def string, decls map[string]string) {
 	var s straight
-	ty, sfx := "float", "f32"
-	name = expF32
-	k := func(v float64) string { return floatLit(ir.Float32, v) }
+	ep := expOf[dt]
+	et, sfx, ps := regType(dt), intrinsicSuffix(dt), map[ir.DType]string{ir.Float32: "ps", ir.Float64: "pd"}[dt]
+	ty, name := et, ep.name
+	k := func(v float64) string { return floatLit(dt, v) }
 	if lanes > 1 {
-		ty, sfx, name = fmt.Sprintf("<%d x float>", lanes), fmt.Sprintf("v%df32", lanes), fmt.Sprintf("%s.v%d", expF32, lanes)
-		k = func(v float64) string { return "splat (float " + floatLit(ir.Float32, v) + ")" }
+		ty, sfx, name = fmt.Sprintf("<%d x %s>", lanes, et), fmt.Sprintf("v%d%s", lanes, sfx), fmt.Sprintf("%s.v%d", ep.name, lanes)
+		k = func(v float64) string { return "splat (" + et + " " + floatLit(dt, v) + ")" }
 	}
 	decls = map[string]string{}
 	decl := func(fn, ret, args string) { decls[fn] = fmt.Sprintf("declare %s @%s(%s)", ret, fn, args) }
 	decl("llvm.rint."+sfx, ty, ty)
 	decl("llvm.fmuladd."+sfx, ty, ty+", "+ty+", "+ty)
-	// Clamp to [-104, 89] so that x - n*ln2 stays finite for infinite x;
-	// a compare that is false for NaN keeps NaN, which then propagates.
-	below := s.ins("fcmp olt %s %%x, %s", ty, k(-104))
-	lo := s.ins("select %s %s, %s %s, %s %%x", boolOf(lanes), below, ty, k(-104), ty)
-	above := s.ins("fcmp ogt %s %s, %s", ty, lo, k(89))
-	c := s.ins("select %s %s, %s %s, %s %s", boolOf(lanes), above, ty, k(89), ty, lo)
+	// Clamp so that x - n*ln2 stays finite for infinite x; a compare that
+	// is false for NaN keeps NaN, which then propagates.
+	below := s.ins("fcmp olt %s %%x, %s", ty, k(ep.lo))
+	lo := s.ins("select %s %s, %s %s, %s %%x", boolOf(lanes), below, ty, k(ep.lo), ty)
+	above := s.ins("fcmp ogt %s %s, %s", ty, lo, k(ep.hi))
+	c := s.ins("select %s %s, %s %s, %s %s", boolOf(lanes), above, ty, k(ep.hi), ty, lo)
 	t := s.ins("fmul %s %s, %s", ty, c, k(math.Log2E))
 	n := s.ins("call %s @llvm.rint.%s(%s %s)", ty, sfx, ty, t)
 	fma := func(a, b, c string) string {
 		return s.ins("call %s @llvm.fmuladd.%s(%s %s, %s %s, %s %s)", ty, sfx, ty, a, ty, b, ty, c)
 	}
-	r0 := fma(n, k(-float64(math.Float32frombits(0x3F317200))), c)
-	r := fma(n, k(-float64(math.Float32frombits(0x35BFBE8E))), r0)
+	r0 := fma(n, k(-ep.ln2hi), c)
+	r := fma(n, k(-ep.ln2lo), r0)
 	fact := 1.0
-	coef := make([]float64, 8)
+	coef := make([]float64, ep.degree+1)
 	for i := range coef {
 		if i > 0 {
 			fact *= float64(i)
 		}
 		coef[i] = 1 / fact
 	}
-	p := k(coef[7])
-	for i := 6; i >= 0; i-- {
+	p := k(coef[ep.degree])
+	for i := ep.degree - 1; i >= 0; i-- {
 		p = fma(p, r, k(coef[i]))
 	}
+	bits := lanes * dt.Size() * 8
 	var res string
-	switch lanes {
-	case 1:
-		decl("llvm.x86.avx512.mask.scalef.ss", "<4 x float>", "<4 x float>, <4 x float>, <4 x float>, i8, i32")
-		pv := s.ins("insertelement <4 x float> poison, float %s, i64 0", p)
-		nv := s.ins("insertelement <4 x float> poison, float %s, i64 0", n)
-		rv := s.ins("call <4 x float> @llvm.x86.avx512.mask.scalef.ss(<4 x float> %s, <4 x float> %s, <4 x float> poison, i8 -1, i32 4)", pv, nv)
-		res = s.ins("extractelement <4 x float> %s, i64 0", rv)
-	case 16:
-		decl("llvm.x86.avx512.mask.scalef.ps.512", ty, ty+", "+ty+", "+ty+", i16, i32")
-		res = s.ins("call %s @llvm.x86.avx512.mask.scalef.ps.512(%s %s, %s %s, %s poison, i16 -1, i32 4)", ty, ty, p, ty, n, ty)
+	switch {
+	case lanes == 1:
+		v := fmt.Sprintf("<%d x %s>", 16/dt.Size(), et)
+		sc := "llvm.x86.avx512.mask.scalef." + map[ir.DType]string{ir.Float32: "ss", ir.Float64: "sd"}[dt]
+		decl(sc, v, v+", "+v+", "+v+", i8, i32")
+		pv := s.ins("insertelement %s poison, %s %s, i64 0", v, et, p)
+		nv := s.ins("insertelement %s poison, %s %s, i64 0", v, et, n)
+		rv := s.ins("call %s @%s(%s %s, %s %s, %s poison, i8 -1, i32 4)", v, sc, v, pv, v, nv, v)
+		res = s.ins("extractelement %s %s, i64 0", v, rv)
+	case bits == 512:
+		mask := fmt.Sprintf("i%d", max(lanes, 8))
+		sc := fmt.Sprintf("llvm.x86.avx512.mask.scalef.%s.512", ps)
+		decl(sc, ty, ty+", "+ty+", "+ty+", "+mask+", i32")
+		res = s.ins("call %s @%s(%s %s, %s %s, %s poison, %s -1, i32 4)", ty, sc, ty, p, ty, n, ty, mask)
 	default:
-		bits := lanes * 32
-		decl(fmt.Sprintf("llvm.x86.avx512.mask.scalef.ps.%d", bits), ty, ty+", "+ty+", "+ty+", i8")
-		res = s.ins("call %s @llvm.x86.avx512.mask.scalef.ps.%d(%s %s, %s %s, %s poison, i8 -1)", ty, bits, ty, p, ty, n, ty)
+		sc := fmt.Sprintf("llvm.x86.avx512.mask.scalef.%s.%d", ps, bits)
+		decl(sc, ty, ty+", "+ty+", "+ty+", i8")
+		res = s.ins("call %s @%s(%s %s, %s %s, %s poison, i8 -1)", ty, sc, ty, p, ty, n, ty)
 	}
 	def = fmt.Sprintf("define linkonce_odr %s @%s(%s %%x) noinline nounwind \"gojit-late-inline\" {\nentry:\n%s  ret %s %s\n}\n",
 		ty, name, ty, s.b.String(), ty, res)

@@ -12,8 +12,8 @@ import (
 )
 
 // BenchmarkTargets runs kernels built portable and for this host
-// (codegen.Target: AVX-512's VSCALEF exp and the reciprocal division of
-// internal/codegen/divide.go), interleaved in one process, and reports the
+// (codegen.Target: AVX-512's VSCALEF exp, float32 and float64, and the
+// reciprocal division of internal/codegen/divide.go), interleaved in one process, and reports the
 // host code's speedup as x_portable (best of several rounds each):
 //
 //	go test ./internal/runtime -run '^$' -bench Targets
@@ -41,6 +41,11 @@ func BenchmarkTargets(b *testing.B) {
   %%1 = exp %%0 : f32[%[1]d,%[2]d]
   return %%1
 }`},
+		{"exp-f64", `graph {
+  %%0 = param 0 : f64[%[1]d,%[2]d]
+  %%1 = exp %%0 : f64[%[1]d,%[2]d]
+  return %%1
+}`},
 		{"div-row", `graph {
   %%0 = param 0 : f32[%[1]d,%[2]d]
   %%1 = reduce_sum %%0 axes=[1] : f32[%[1]d]
@@ -51,10 +56,12 @@ func BenchmarkTargets(b *testing.B) {
 }`},
 	}
 	x := make([]float32, rows*cols)
+	x64 := make([]float64, rows*cols)
 	for i := range x {
 		x[i] = float32(math.Sin(float64(i))) * 4
+		x64[i] = float64(x[i])
 	}
-	out := make([]float32, rows*cols)
+	out := make([]float64, rows*cols) // room for either dtype
 	for _, k := range kernels {
 		g, err := ir.Parse(fmt.Sprintf(k.text, rows, cols))
 		if err != nil {
@@ -66,8 +73,12 @@ func BenchmarkTargets(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			in := unsafe.Pointer(&x[0])
+			if exe.Graph.Nodes[0].DType == ir.Float64 {
+				in = unsafe.Pointer(&x64[0])
+			}
 			runs[i] = func() {
-				if err := exe.Run([]unsafe.Pointer{unsafe.Pointer(&x[0])}, []unsafe.Pointer{unsafe.Pointer(&out[0])}); err != nil {
+				if err := exe.Run([]unsafe.Pointer{in}, []unsafe.Pointer{unsafe.Pointer(&out[0])}); err != nil {
 					b.Fatal(err)
 				}
 			}
