@@ -61,7 +61,10 @@
 // Host-specific code (Target): on AVX-512 hosts float32 exp uses VSCALEF
 // (vecmath_avx512.go) and division by a value that is the same along the
 // innermost loop uses a reciprocal with Markstein's correction
-// (divide.go); both stay bit-identical to the portable code. They reach
+// (divide.go); both stay bit-identical to the portable code. float64 exp
+// is vectorized the same way (the portable code calls libm; both are
+// within 2 ulps of Go's math, TestExpFloat64, and the host code is 5.5x
+// faster over 4096x1024). They reach
 // the loop vectorizer as calls with vector-function-ABI variants and are
 // inlined after it (internal/llvm). TestTargetsAgree and
 // TestDivideByInvariant in internal/runtime check them, and

@@ -14,8 +14,10 @@ import (
 // loop vectorizer from vectorizing any loop that uses them. For float32
 // the module instead carries its own definitions, straight-line code with
 // no calls, branches or table lookups, marked alwaysinline so the inliner
-// pastes them into the loop before the vectorizer runs. float64 exp and
-// tanh still call the library.
+// pastes them into the loop before the vectorizer runs (on AVX-512 hosts
+// exp instead uses the definitions of vecmath_avx512.go). float64 exp uses
+// those too on AVX-512 hosts; elsewhere it, and float64 tanh everywhere,
+// still call the library.
 //
 // exp works in float32 arithmetic (16 lanes in an AVX-512 register):
 // x is clamped to [-104, 89], where exp is 0 and +Inf once rounded to
