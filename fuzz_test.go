@@ -464,6 +464,11 @@ func (b *fuzzBuilder) layout(raw bool) {
 		// part, unless it converts an inexact part to another dtype (ulps
 		// of float32 are not ulps of float64).
 		r = all[0]
+		if r.bound != nil {
+			// A bound is per element of one value; the concat has more
+			// elements (x twice, when no other value fits).
+			r = fuzzVal{chaos: true}
+		}
 		for _, o := range all[1:] {
 			switch {
 			case o.chaos || r.chaos || o.bound != nil || r.bound != nil:
@@ -656,6 +661,9 @@ func checkFuzzProgram(t *testing.T, data []byte) {
 
 func FuzzCompiledVsInterpreter(f *testing.F) {
 	seeds := [][]byte{
+		// A sum, then a concat of the sum with itself (the fuzzer once
+		// checked that against the sum's bound).
+		[]byte("0A00%100&0&0"),
 		// One f32[3,4] parameter: exp, then a sum.
 		{0, 4, 5, 1, 0, 2, 0, 5, 0, 0x02},
 		// Two parameters i32[3,1] and f64[1,4]: add, then a comparison and a where.
