@@ -53,9 +53,14 @@ type job struct {
 // chunk c of n runs group Group over [Extent*c/n, Extent*(c+1)/n).
 type RangeCall struct {
 	Addr   uintptr        // the range entry point
-	Args   unsafe.Pointer // its argument array (pinned)
+	Args   unsafe.Pointer // its argument array (pinned), when not Direct
 	Group  int64
 	Extent int64
+	// Direct passes the buffers in Ptrs as integer arguments
+	// (llvm.CallRangeDirect), so nothing needs pinning; the pool's job
+	// holds them, which keeps them reachable until the loop is done.
+	Direct bool
+	Ptrs   [llvm.MaxDirect]unsafe.Pointer
 }
 
 // maxChunks bounds the chunks of one loop (16 bits of the state word).
@@ -82,12 +87,12 @@ func (p *Pool) Run(chunks int, fn func(chunk int)) {
 		}
 		return
 	}
-	p.run(chunks, fn, RangeCall{})
+	p.run(chunks, fn, nil)
 }
 
 // RunRange runs r split into chunks pieces, spread over the pool's
 // goroutines, and returns when all have finished. It allocates nothing.
-func (p *Pool) RunRange(chunks int, r RangeCall) {
+func (p *Pool) RunRange(chunks int, r *RangeCall) {
 	if chunks <= 1 || p.workers == 0 || !p.busy.TryLock() {
 		r.chunk(0, 1)
 		return
@@ -96,11 +101,15 @@ func (p *Pool) RunRange(chunks int, r RangeCall) {
 }
 
 func (r *RangeCall) chunk(c, n int64) {
+	if r.Direct {
+		llvm.CallRangeDirect(r.Addr, &r.Ptrs, r.Group, r.Extent*c/n, r.Extent*(c+1)/n)
+		return
+	}
 	llvm.CallRange(r.Addr, r.Args, r.Group, r.Extent*c/n, r.Extent*(c+1)/n)
 }
 
 // run publishes a loop (p.busy held) and works on it until it is done.
-func (p *Pool) run(chunks int, fn func(int), r RangeCall) {
+func (p *Pool) run(chunks int, fn func(int), r *RangeCall) {
 	defer p.busy.Unlock()
 	p.start.Do(func() {
 		for range p.workers {
@@ -109,7 +118,10 @@ func (p *Pool) run(chunks int, fn func(int), r RangeCall) {
 	})
 	chunks = min(chunks, maxChunks)
 	j := &p.cur
-	j.fn, j.rng = fn, r
+	j.fn = fn
+	if r != nil {
+		j.rng = *r
+	}
 	j.pending.Store(int64(chunks))
 	epoch := j.state.Load()>>32 + 1
 	j.state.Store(epoch<<32 | uint64(chunks)<<16)

@@ -305,10 +305,16 @@ func (e *Executable) callRanges(fr *frame, ins, outs []unsafe.Pointer, b, thread
 			llvm.CallRangeDirect(e.rangeAddr, &ptrs, int64(gi), 0, int64(extent))
 			continue
 		}
-		if args == nil {
-			args = e.pinArgs(fr, ins, outs)
+		rc := &RangeCall{Addr: e.rangeAddr, Group: int64(gi), Extent: int64(extent)}
+		if direct {
+			rc.Direct, rc.Ptrs = true, ptrs
+		} else {
+			if args == nil {
+				args = e.pinArgs(fr, ins, outs)
+			}
+			rc.Args = args
 		}
-		pool().RunRange(chunks, RangeCall{Addr: e.rangeAddr, Args: args, Group: int64(gi), Extent: int64(extent)})
+		pool().RunRange(chunks, rc)
 	}
 	if args != nil {
 		fr.unpin()
