@@ -367,9 +367,6 @@ func (s *argSpec) sameStatic(arg any) bool {
 
 // matchesStatic is matches for a signature without a dynamic dimension.
 func (e *entry) matchesStatic(args []any) bool {
-	if len(args) != len(e.specs) {
-		return false
-	}
 	for i := range e.specs {
 		s := &e.specs[i] // not a copy: a spec is 72 bytes
 		if s.shape != nil {

@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
 )
@@ -44,19 +43,21 @@ var divBounds = map[ir.DType][2]int{ir.Float32: {20, 80}, ir.Float64: {100, 800}
 // divName is the scalar definition's name for dt.
 func divName(dt ir.DType) string { return "gojit.div." + llvmType(dt) }
 
-// divAttrs is the attribute group of the call sites dividing dt.
+// divAttrs is the attribute group of the call sites dividing dt, and its
+// text: for each width the uniform variant comes first, so the vectorizer
+// takes it wherever the divisor is invariant.
 func divAttrs(dt ir.DType) (group int, text string) {
+	group = attrDivF32
+	if dt == ir.Float64 {
+		group = attrDivF64
+	}
 	name := divName(dt)
 	var vs []string
 	for _, n := range divLanes[dt] {
-		vs = append(vs, fmt.Sprintf("_ZGV_LLVM_N%dvuu_%s(%s.u%d)", n, name, name, n))
-		vs = append(vs, fmt.Sprintf("_ZGV_LLVM_N%dvvv_%s(%s.v%d)", n, name, name, n))
+		vs = append(vs, variant(n, "vuu", name, fmt.Sprintf("%s.u%d", name, n)),
+			variant(n, "vvv", name, fmt.Sprintf("%s.v%d", name, n)))
 	}
-	group = 3
-	if dt == ir.Float64 {
-		group = 4
-	}
-	return group, fmt.Sprintf("attributes #%d = { \"vector-function-abi-variant\"=\"%s\" }\n", group, strings.Join(vs, ","))
+	return group, variantsAttr(group, vs)
 }
 
 // llvmType is the LLVM type of a float dtype.

@@ -32,6 +32,30 @@ type fn struct {
 	attrs map[int]string
 }
 
+// Attribute groups of the module: #0 the entry points, #1 the group
+// functions (gen.go), and one per kind of call site that names vector
+// variants (vecmath_avx512.go, divide.go).
+const (
+	attrExpF32 = 2 + iota
+	attrDivF32
+	attrDivF64
+	attrExpF64
+)
+
+// variant names vector function vname of lanes lanes as a variant of
+// scalar function name, in the vector-function ABI's mangling; params has
+// a token per parameter: v for a vector, u for a uniform scalar.
+func variant(lanes int, params, name, vname string) string {
+	return fmt.Sprintf("_ZGV_LLVM_N%d%s_%s(%s)", lanes, params, name, vname)
+}
+
+// variantsAttr is attribute group n, which gives its call sites the
+// vector variants the loop vectorizer may call instead (the first that
+// fits wins).
+func variantsAttr(n int, variants []string) string {
+	return fmt.Sprintf("attributes #%d = { \"vector-function-abi-variant\"=\"%s\" }\n", n, strings.Join(variants, ","))
+}
+
 // keep adds function name to the module's @llvm.compiler.used.
 func (f *fn) keep(name string) {
 	if f.used == nil {

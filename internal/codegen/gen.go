@@ -47,9 +47,10 @@ type Group struct {
 // value is portable: the module then uses only LLVM's generic operations
 // and intrinsics.
 type Target struct {
-	// AVX512 lets float32 exp use AVX-512's VSCALEFPS through vector
-	// variants of its definition (vecmath.go). The host must have
-	// AVX-512F and AVX-512VL.
+	// AVX512 lets float32 and float64 exp use VSCALEF
+	// (vecmath_avx512.go) and division by a row-invariant divisor use a
+	// corrected reciprocal (divide.go), both through vector variants the
+	// loop vectorizer calls. The host must have AVX-512F and AVX-512VL.
 	AVX512 bool
 }
 

@@ -113,7 +113,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		// Cache-line aligned, so no vector load of a packed block
 		// straddles two lines.
 		mm.pack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", kc*panel, memType(dt)))
-		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", (maxTiles+1)*kc*mmRows, memType(dt)))
+		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", (maxTiles*mmRows+pr)*kc, memType(dt)))
 		mm.kc = kc
 		kb := gr.openLoop("0", strconv.Itoa(nkb))
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)

@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
 )
@@ -45,21 +44,10 @@ type expParams struct {
 var expOf = map[ir.DType]expParams{
 	ir.Float32: {lo: -104, hi: 89,
 		ln2hi: float64(math.Float32frombits(0x3F317200)), ln2lo: float64(math.Float32frombits(0x35BFBE8E)),
-		degree: 7, lanes: []int{4, 8, 16}, name: expF32, group: 2},
+		degree: 7, lanes: []int{4, 8, 16}, name: expF32, group: attrExpF32},
 	ir.Float64: {lo: -746, hi: 710,
 		ln2hi: math.Float64frombits(0x3FE62E42FEE00000), ln2lo: math.Float64frombits(0x3DEA39EF35793C76),
-		degree: 13, lanes: []int{2, 4, 8}, name: "gojit.exp.f64", group: 5},
-}
-
-// expVariantsAttr is the attribute group that every exp call site of dt
-// carries on AVX-512 hosts.
-func expVariantsAttr(dt ir.DType) string {
-	ep := expOf[dt]
-	var vs []string
-	for _, n := range ep.lanes {
-		vs = append(vs, fmt.Sprintf("_ZGV_LLVM_N%dv_%s(%s.v%d)", n, ep.name, ep.name, n))
-	}
-	return fmt.Sprintf("attributes #%d = { \"vector-function-abi-variant\"=\"%s\" }\n", ep.group, strings.Join(vs, ","))
+		degree: 13, lanes: []int{2, 4, 8}, name: "gojit.exp.f64", group: attrExpF64},
 }
 
 // expScalef returns exp(x) for a float x of dt through the VSCALEF
@@ -76,7 +64,11 @@ func (f *fn) expScalef(dt ir.DType, x string) string {
 			f.keep(name)
 		}
 	}
-	f.attr(ep.group, expVariantsAttr(dt))
+	var vs []string
+	for _, n := range ep.lanes {
+		vs = append(vs, variant(n, "v", ep.name, fmt.Sprintf("%s.v%d", ep.name, n)))
+	}
+	f.attr(ep.group, variantsAttr(ep.group, vs))
 	f.heavy = true
 	t := regType(dt)
 	return f.ins("call %s @%s(%s %s) #%d", t, ep.name, t, x, ep.group)
