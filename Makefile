@@ -8,8 +8,9 @@ GO ?= go
 # deadline lands while a worker is inside one input, and every input here
 # includes an LLVM compile. 4000 runs take about 20-30 s.
 FUZZTIME ?= 4000x
-# Pinned: the module proxy serves it; `go run` builds it on first use.
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
+# Pinned by semver (the proxy refuses tag-name queries such as 2025.1.1 for a
+# module it has not cached); v0.8.2 supports Go 1.26. `go run` builds it on first use.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps demo test bench bench-peers fuzz clean
