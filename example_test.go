@@ -102,7 +102,7 @@ func ExampleFunc_Call_error() {
 	f, _ := gojit.Compile(func(a, b *gojit.Tensor) *gojit.Tensor { return a.Add(b) })
 	_, err := f.Call(gojit.New(gojit.Float32, 3), gojit.New(gojit.Float32, 4))
 	msg := err.Error()
-	fmt.Println(strings.Contains(msg, "example_test.go:"), strings.Contains(msg, "add: shapes"))
+	fmt.Println(strings.Contains(msg, "example_test.go:"), strings.Contains(msg, "Add: shapes"))
 	// Output: true true
 }
 

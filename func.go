@@ -567,8 +567,8 @@ func (f *Func) trace(args []any) (g *ir.Graph, err error) {
 		return nil, fmt.Errorf("gojit: tracing %s:\n%w", f.name, errorList(tr.errs))
 	}
 	for i := range tr.g.Nodes {
-		if tr.g.Nodes[i].Pos == "" {
-			tr.g.Nodes[i].Pos = userPos(tr.pcs[i])
+		if n := &tr.g.Nodes[i]; n.Pos == "" {
+			n.Pos, n.Call = userSite(tr.pcs[i])
 		}
 	}
 	return &tr.g, nil

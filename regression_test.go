@@ -277,7 +277,7 @@ func TestWhereWithoutTensorOperand(t *testing.T) {
 					t.Errorf("Call returned %d arrays (%v) and no error; want an error naming where at %s", len(out), out, pos)
 					continue
 				}
-				if !strings.Contains(err.Error(), pos) || !strings.Contains(err.Error(), "where") {
+				if !strings.Contains(err.Error(), pos) || !strings.Contains(err.Error(), ": Where:") {
 					t.Errorf("error %q does not name where at %s", err, pos)
 				}
 			}

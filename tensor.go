@@ -89,24 +89,42 @@ func callers() [6]uintptr {
 // userPos resolves captured PCs to the first frame outside gojit's own
 // non-test files: the line of user code that called the op.
 func userPos(pcs [6]uintptr) string {
+	pos, _ := userSite(pcs)
+	return pos
+}
+
+// userSite resolves captured PCs to the user's file:line and the public
+// gojit function or method the user called there ("Sum", "Where"): the
+// last of gojit's own frames before the user's.
+func userSite(pcs [6]uintptr) (pos, call string) {
 	n := 0
 	for n < len(pcs) && pcs[n] != 0 {
 		n++
 	}
 	frames := runtime.CallersFrames(pcs[:n])
-	last := ""
 	for {
 		f, more := frames.Next()
 		if f.File != "" {
-			last = fmt.Sprintf("%s:%d", shortFile(f.File), f.Line)
+			pos = fmt.Sprintf("%s:%d", shortFile(f.File), f.Line)
 			if !isOwnFrame(f.Function, f.File) {
-				return last
+				return pos, call
 			}
+			call = apiName(f.Function)
 		}
 		if !more {
-			return last
+			return pos, call
 		}
 	}
+}
+
+// apiName turns "github.com/gojit/gojit.(*Tensor).Sum" into "Sum" and
+// "github.com/gojit/gojit.Where" into "Where"; unexported helpers give "".
+func apiName(function string) string {
+	name := function[strings.LastIndexByte(function, '.')+1:]
+	if name == "" || name[0] < 'A' || name[0] > 'Z' {
+		return ""
+	}
+	return name
 }
 
 func isOwnFrame(function, file string) bool {
@@ -136,7 +154,7 @@ func (tr *tracer) add(n ir.Node, pcs [6]uintptr) *Tensor {
 	if err != nil {
 		var ie *ir.Error
 		if errors.As(err, &ie) {
-			ie.Pos = userPos(pcs)
+			ie.Pos, ie.Call = userSite(pcs)
 		}
 		tr.errs = append(tr.errs, err)
 		return &Tensor{tr: tr, v: poison}
@@ -145,9 +163,14 @@ func (tr *tracer) add(n ir.Node, pcs [6]uintptr) *Tensor {
 	return &Tensor{tr: tr, v: v}
 }
 
-// fail records an error about op at the caller's position.
+// fail records an error at the caller's position, naming the public call
+// the user made there (op when that is unknown).
 func (tr *tracer) fail(op string, pcs [6]uintptr, format string, args ...any) *Tensor {
-	tr.errs = append(tr.errs, fmt.Errorf("%s: %s: %s", userPos(pcs), op, fmt.Sprintf(format, args...)))
+	pos, call := userSite(pcs)
+	if call == "" {
+		call = op
+	}
+	tr.errs = append(tr.errs, fmt.Errorf("%s: %s: %s", pos, call, fmt.Sprintf(format, args...)))
 	return &Tensor{tr: tr, v: poison}
 }
 

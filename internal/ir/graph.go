@@ -31,6 +31,9 @@ type Node struct {
 	Index  int   // param: position among the graph's inputs
 
 	Pos string // where the user created it (file:line); not part of the graph's identity
+	// Call is the public API call that created the node ("Sum",
+	// "Relu"), for messages; like Pos, not part of the graph's identity.
+	Call string
 }
 
 // Graph is a computation in static single assignment form: nodes appear
@@ -46,17 +49,23 @@ func (g *Graph) Node(v Value) *Node { return &g.Nodes[v] }
 
 // Error is a problem with one op, found while building or verifying a graph.
 type Error struct {
-	Op  Op
-	Pos string // the user's file:line, when known
-	Msg string
+	Op   Op
+	Pos  string // the user's file:line, when known
+	Call string // the public API call that made the op ("Sum"), when known
+	Msg  string
 }
 
-// Error formats the problem as "pos: op: msg" (without pos when unknown).
+// Error formats the problem as "pos: call: msg", naming the op instead of
+// the call, and leaving out pos, when they are unknown.
 func (e *Error) Error() string {
-	if e.Pos != "" {
-		return fmt.Sprintf("%s: %s: %s", e.Pos, e.Op, e.Msg)
+	name := e.Call
+	if name == "" {
+		name = e.Op.String()
 	}
-	return fmt.Sprintf("%s: %s", e.Op, e.Msg)
+	if e.Pos != "" {
+		return fmt.Sprintf("%s: %s: %s", e.Pos, name, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", name, e.Msg)
 }
 
 // AddParam appends a parameter node for the next input.
@@ -75,12 +84,12 @@ func (g *Graph) AddParam(dt DType, shape Shape, pos string) (Value, error) {
 func (g *Graph) Add(n Node) (Value, error) {
 	for _, a := range n.Args {
 		if a < 0 || int(a) >= len(g.Nodes) {
-			return -1, &Error{Op: n.Op, Pos: n.Pos, Msg: fmt.Sprintf("operand %%%d is not defined", a)}
+			return -1, &Error{Op: n.Op, Pos: n.Pos, Call: n.Call, Msg: fmt.Sprintf("operand %%%d is not defined", a)}
 		}
 	}
 	dt, shape, err := infer(g, &n)
 	if err != nil {
-		return -1, &Error{Op: n.Op, Pos: n.Pos, Msg: err.Error()}
+		return -1, &Error{Op: n.Op, Pos: n.Pos, Call: n.Call, Msg: err.Error()}
 	}
 	n.DType, n.Shape = dt, shape
 	g.Nodes = append(g.Nodes, n)

@@ -14,7 +14,7 @@ func Verify(g *Graph) error {
 	var errs []error
 	bad := func(v Value, format string, args ...any) {
 		n := &g.Nodes[v]
-		errs = append(errs, &Error{Op: n.Op, Pos: n.Pos, Msg: fmt.Sprintf("%%%d: ", v) + fmt.Sprintf(format, args...)})
+		errs = append(errs, &Error{Op: n.Op, Pos: n.Pos, Call: n.Call, Msg: fmt.Sprintf("%%%d: ", v) + fmt.Sprintf(format, args...)})
 	}
 	params := 0
 	for i := range g.Nodes {

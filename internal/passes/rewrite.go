@@ -90,7 +90,7 @@ func (r *rewriter) node(v ir.Value) *ir.Node { return &r.dst.Nodes[v] }
 
 // constant emits a splat constant with n's type and position.
 func (r *rewriter) constant(n *ir.Node, c ir.Const) (ir.Value, error) {
-	return r.emit(ir.Node{Op: ir.OpConst, DType: n.DType, Shape: n.Shape, Const: c, Pos: n.Pos})
+	return r.emit(ir.Node{Op: ir.OpConst, DType: n.DType, Shape: n.Shape, Const: c, Pos: n.Pos, Call: n.Call})
 }
 
 // normConst returns the value a const of dtype dt holds, as the

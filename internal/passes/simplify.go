@@ -72,7 +72,7 @@ func simplifyOnce(r *rewriter, n *ir.Node) (ir.Value, *ir.Node, error) {
 	// with is n's replacement by op over args, with n's type and position
 	// and no attributes (the rules set the ones op needs).
 	with := func(op ir.Op, args ...ir.Value) *ir.Node {
-		return &ir.Node{Op: op, DType: n.DType, Shape: n.Shape, Args: args, Pos: n.Pos}
+		return &ir.Node{Op: op, DType: n.DType, Shape: n.Shape, Args: args, Pos: n.Pos, Call: n.Call}
 	}
 	konst := func(c ir.Const) (ir.Value, *ir.Node, error) {
 		v, err := r.constant(n, c)
@@ -132,7 +132,7 @@ func simplifyOnce(r *rewriter, n *ir.Node) (ir.Value, *ir.Node, error) {
 			return none, with(ir.OpNeg, a), nil
 		case float:
 			if inv, ok := exactReciprocal(an.DType, r, b); ok {
-				c, err := r.emit(ir.Node{Op: ir.OpConst, DType: an.DType, Shape: an.Shape, Const: inv, Pos: r.node(b).Pos})
+				c, err := r.emit(ir.Node{Op: ir.OpConst, DType: an.DType, Shape: an.Shape, Const: inv, Pos: r.node(b).Pos, Call: r.node(b).Call})
 				if err != nil {
 					return none, nil, err
 				}
