@@ -1,6 +1,7 @@
 package gojit
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,15 +33,10 @@ func wrap[T any](dt DType, data []T, shape []int) *Array {
 	} else {
 		a.shape = slices.Clone(shape)
 	}
-	n := 1
-	for _, d := range a.shape {
-		if d < 0 {
-			a.err = fmt.Errorf("gojit: negative dimension in shape %v", a.shape)
-		}
-		n *= d
-	}
-	if a.err == nil && n != len(data) {
-		a.err = fmt.Errorf("gojit: shape %v needs %d elements, slice has %d", a.shape, n, len(data))
+	if err := ir.Shape(a.shape).Check(dt.ir()); err != nil {
+		a.err = fmt.Errorf("gojit: %v", err)
+	} else if n := ir.Shape(a.shape).Size(); n != len(data) {
+		a.err = fmt.Errorf("gojit: shape %s needs %d elements, slice has %d", ir.Shape(a.shape), n, len(data))
 	}
 	if len(data) > 0 {
 		a.ptr = unsafe.Pointer(unsafe.SliceData(data))
@@ -68,16 +64,29 @@ func FromUint8(data []uint8, shape ...int) *Array { return wrap(Uint8, data, sha
 // FromBool wraps data as an array of the given shape (1-D when none).
 func FromBool(data []bool, shape ...int) *Array { return wrap(Bool, data, shape) }
 
-// New returns a zero-filled array.
+// New returns a zero-filled array. A negative dimension, a shape too
+// large to allocate (over 2^48 bytes) or an invalid dtype gives an empty
+// array whose Err says so.
 func New(dt DType, shape ...int) *Array {
-	n := 1
-	for _, d := range shape {
-		n *= max(d, 0)
-	}
 	shape = slices.Clone(shape)
 	if shape == nil {
 		shape = []int{}
 	}
+	n := 0
+	if err := ir.Shape(shape).Check(dt.ir()); err != nil {
+		if dt.ir().Valid() {
+			a := newOf(dt, 0, shape)
+			a.err = fmt.Errorf("gojit: %v", err)
+			return a
+		}
+	} else {
+		n = ir.Shape(shape).Size()
+	}
+	return newOf(dt, n, shape)
+}
+
+// newOf wraps a new slice of n elements of dt under shape.
+func newOf(dt DType, n int, shape []int) *Array {
 	switch dt {
 	case Bool:
 		return wrap(dt, make([]bool, n), shape)
@@ -95,50 +104,152 @@ func New(dt DType, shape ...int) *Array {
 	return &Array{dtype: dt, shape: shape, err: fmt.Errorf("gojit: invalid dtype %d", dt)}
 }
 
-// Err reports a construction problem (shape and length disagree).
-func (a *Array) Err() error { return a.err }
+// ScalarArray returns a 0-dimensional array of dt holding v, the host form
+// of a scalar argument. v must be exactly a value of dt (an integer in
+// range for integer dtypes, 0 or 1 for Bool); otherwise Err says so.
+// Float32 rounds v to the nearest float32.
+func ScalarArray(v float64, dt DType) *Array {
+	a := New(dt)
+	if a.err != nil {
+		return a
+	}
+	if !weakFits(dt.ir(), v) {
+		a.err = fmt.Errorf("gojit: ScalarArray: %v is not a %s value", v, dt)
+		return a
+	}
+	c := constOf(dt.ir(), v)
+	switch d := a.data.(type) {
+	case []bool:
+		d[0] = c.I != 0
+	case []uint8:
+		d[0] = uint8(c.I)
+	case []int32:
+		d[0] = int32(c.I)
+	case []int64:
+		d[0] = c.I
+	case []float32:
+		d[0] = float32(c.F)
+	case []float64:
+		d[0] = c.F
+	}
+	return a
+}
+
+// errNilArray is what the methods of a nil *Array report.
+var errNilArray = errors.New("gojit: nil *Array")
+
+// Err reports a construction problem: the shape and the slice's length
+// disagree, a dimension is negative, the shape is too large, or the dtype
+// is invalid. Such an array is refused by Call; its other methods still
+// work on what it holds.
+func (a *Array) Err() error {
+	if a == nil {
+		return errNilArray
+	}
+	return a.err
+}
 
 // DType returns the element type.
-func (a *Array) DType() DType { return a.dtype }
+func (a *Array) DType() DType {
+	if a == nil {
+		return DType(ir.InvalidDType)
+	}
+	return a.dtype
+}
 
 // Shape returns a copy of the shape.
-func (a *Array) Shape() []int { return slices.Clone(a.shape) }
+func (a *Array) Shape() []int {
+	if a == nil {
+		return nil
+	}
+	return slices.Clone(a.shape)
+}
 
-// Size returns the number of elements.
-func (a *Array) Size() int { return ir.Shape(a.shape).Size() }
+// Size returns the number of elements: the product of the shape, or, for
+// an array whose Err is not nil, the number of elements its slice holds.
+func (a *Array) Size() int {
+	if a == nil {
+		return 0
+	}
+	if a.err != nil {
+		return reflectLen(a.data)
+	}
+	return ir.Shape(a.shape).Size()
+}
 
 // Float32 returns the data if the dtype is Float32, else nil.
-func (a *Array) Float32() []float32 { s, _ := a.data.([]float32); return s }
+func (a *Array) Float32() []float32 { return dataOf[float32](a) }
 
 // Float64 returns the data if the dtype is Float64, else nil.
-func (a *Array) Float64() []float64 { s, _ := a.data.([]float64); return s }
+func (a *Array) Float64() []float64 { return dataOf[float64](a) }
 
 // Int32 returns the data if the dtype is Int32, else nil.
-func (a *Array) Int32() []int32 { s, _ := a.data.([]int32); return s }
+func (a *Array) Int32() []int32 { return dataOf[int32](a) }
 
 // Int64 returns the data if the dtype is Int64, else nil.
-func (a *Array) Int64() []int64 { s, _ := a.data.([]int64); return s }
+func (a *Array) Int64() []int64 { return dataOf[int64](a) }
 
 // Uint8 returns the data if the dtype is Uint8, else nil.
-func (a *Array) Uint8() []uint8 { s, _ := a.data.([]uint8); return s }
+func (a *Array) Uint8() []uint8 { return dataOf[uint8](a) }
 
 // Bool returns the data if the dtype is Bool, else nil.
-func (a *Array) Bool() []bool { s, _ := a.data.([]bool); return s }
+func (a *Array) Bool() []bool { return dataOf[bool](a) }
 
-// Data returns the underlying slice ([]float32, []int64, ...) as an any.
-func (a *Array) Data() any { return a.data }
+func dataOf[T any](a *Array) []T {
+	if a == nil {
+		return nil
+	}
+	s, _ := a.data.([]T)
+	return s
+}
+
+// Data returns the underlying slice ([]float32, []int64, ...) as an any
+// (nil for a nil *Array or an invalid dtype).
+func (a *Array) Data() any {
+	if a == nil {
+		return nil
+	}
+	return a.data
+}
 
 // String formats the array as dtype[shape] followed by its elements (the
-// first 32 of them).
+// first 32 of them); an array whose Err is not nil shows the error and the
+// elements its slice holds.
 func (a *Array) String() string {
+	if a == nil {
+		return "<nil *gojit.Array>"
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s%s ", a.dtype, ir.Shape(a.shape))
-	s := fmt.Sprint(a.data)
-	if a.Size() > 32 {
-		s = fmt.Sprint(sliceHead(a.data, 32)) + "..."
+	if a.err != nil {
+		fmt.Fprintf(&b, "(invalid: %v) ", strings.TrimPrefix(a.err.Error(), "gojit: "))
+	}
+	n := reflectLen(a.data)
+	s := fmt.Sprint(sliceHead(a.data, min(n, 32)))
+	if n > 32 {
+		s = strings.TrimSuffix(s, "]") + " ...]"
 	}
 	b.WriteString(s)
 	return b.String()
+}
+
+// reflectLen is the length of the typed slice in data (0 for nil).
+func reflectLen(data any) int {
+	switch s := data.(type) {
+	case []float32:
+		return len(s)
+	case []float64:
+		return len(s)
+	case []int32:
+		return len(s)
+	case []int64:
+		return len(s)
+	case []uint8:
+		return len(s)
+	case []bool:
+		return len(s)
+	}
+	return 0
 }
 
 func sliceHead(data any, n int) any {

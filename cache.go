@@ -21,7 +21,9 @@ const (
 	// EnvCacheDir overrides the default disk cache directory.
 	EnvCacheDir = "GOJIT_CACHE_DIR"
 	// EnvLog is a comma-separated list of event kinds to log to standard
-	// error; "cache" logs every compile cache miss with its reason.
+	// error; "cache" logs every compile cache miss with its reason, and
+	// "debug" logs those and everything else gojit reports at debug level,
+	// such as the whole stack of a panic while tracing.
 	EnvLog = "GOJIT_LOG"
 	// EnvDisableJIT set to 1 or true runs every Func in the interpreter,
 	// like JAX_DISABLE_JIT.
@@ -64,7 +66,13 @@ var cacheSetup struct {
 // owns it or others may write it, since its entries are code gojit will
 // execute), the cache stays in memory and ConfigureCache returns why.
 // GOJIT_CACHE=off overrides the configuration and disables the disk cache.
+//
+// Negative limits are errors, and change nothing.
 func ConfigureCache(c CacheConfig) error {
+	if c.MaxEntries < 0 || c.MaxBytes < 0 || c.DiskMaxBytes < 0 {
+		return fmt.Errorf("gojit: ConfigureCache: negative limit (MaxEntries %d, MaxBytes %d, DiskMaxBytes %d); zero means the default",
+			c.MaxEntries, c.MaxBytes, c.DiskMaxBytes)
+	}
 	var err error
 	cacheSetup.once.Do(func() {}) // the environment's defaults no longer apply
 	rc := runtime.Config{MaxEntries: c.MaxEntries, MaxBytes: c.MaxBytes, DiskMaxBytes: c.DiskMaxBytes, Logger: c.Logger}
@@ -127,12 +135,12 @@ var envLog struct {
 	logger *slog.Logger
 }
 
-// envLogger returns the standard-error logger GOJIT_LOG=cache enables, or
-// nil.
+// envLogger returns the standard-error logger GOJIT_LOG=cache (or debug)
+// enables, or nil.
 func envLogger() *slog.Logger {
 	envLog.once.Do(func() {
 		for _, kind := range strings.Split(os.Getenv(EnvLog), ",") {
-			if strings.TrimSpace(kind) == "cache" {
+			if k := strings.TrimSpace(kind); k == "cache" || k == "debug" {
 				envLog.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			}
 		}

@@ -228,7 +228,7 @@ func TestCallErrors(t *testing.T) {
 		{"array_for_static_int", scale, []any{x, x}},
 		{"string_for_static_int", scale, []any{x, "2"}},
 		{"nil_for_static_int", scale, []any{x, nil}},
-		{"float_for_static_int", scale, []any{x, 2.0}},
+		{"fraction_for_static_int", scale, []any{x, 2.5}},
 		{"shape_length_mismatch", add, []any{x, bad}},
 		{"negative_dimension", add, []any{negShape, x}},
 	}

@@ -6,6 +6,7 @@ package gojit_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gojit/gojit"
@@ -47,20 +48,28 @@ func reduceMethod(x *gojit.Tensor, k redKind, axes ...int) *gojit.Tensor {
 	return x.ArgMin(axes...)
 }
 
-func reduceCases(dt gojit.DType, axes []int, keep bool) []dcase {
+// reduceCases are the reductions of a dt tensor over axes; empty says the
+// reduced axes hold no element, where only Sum, Mean and Prod are defined
+// (the others are errors, see TestReductionSemantics).
+func reduceCases(dt gojit.DType, axes []int, keep, empty bool) []dcase {
 	var cs []dcase
 	for _, k := range redKinds {
 		if (dt == gojit.Bool && !k.bool) || (k.arg && len(axes) > 1) {
+			continue
+		}
+		if empty && k.kind != gojit.ReduceSum && k.kind != gojit.ReduceMean && k.kind != gojit.ReduceProd {
 			continue
 		}
 		want := dt
 		switch {
 		case k.arg:
 			want = gojit.Int64
+		case k.kind == gojit.ReduceMean && dt == gojit.Int64:
+			want = gojit.Float64 // an exact Int64 sum divided in Float64
 		case k.kind == gojit.ReduceMean && !dt.IsFloat():
 			want = gojit.Float32
-		case dt == gojit.Bool:
-			want = gojit.Int64
+		case (dt == gojit.Bool || dt == gojit.Uint8) && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceProd):
+			want = gojit.Int64 // as NumPy
 		}
 		var bound func(in []*gojit.Tensor) *gojit.Tensor
 		if want.IsFloat() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
@@ -113,7 +122,13 @@ func TestDiffReduce(t *testing.T) {
 					if len(p.shape) == 2 && p.shape[0]*p.shape[1] > 100 {
 						prob = 0.01
 					}
-					checkDiff(t, reduceCases(dt, p.axes, p.keep), randArray(dt, uint64(400+pi), prob, p.shape...))
+					empty := false
+					for i, d := range p.shape {
+						if d == 0 && (p.axes == nil || slices.Contains(p.axes, i) || slices.Contains(p.axes, i-len(p.shape))) {
+							empty = true
+						}
+					}
+					checkDiff(t, reduceCases(dt, p.axes, p.keep, empty), randArray(dt, uint64(400+pi), prob, p.shape...))
 				})
 			}
 		})
@@ -310,6 +325,10 @@ func TestDiffMatMul(t *testing.T) {
 // ---------------------------------------------------------------------------
 // Weak scalars, Iota and Full.
 
+// intRanges bounds the values of the integer dtypes (for Int64, the
+// values tests use).
+var intRanges = map[gojit.DType][2]float64{gojit.Uint8: {0, 255}, gojit.Int32: {math.MinInt32, math.MaxInt32}, gojit.Int64: {-1 << 63, 1 << 62}}
+
 func TestDiffScalar(t *testing.T) {
 	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
@@ -319,6 +338,15 @@ func TestDiffScalar(t *testing.T) {
 			if !dt.IsFloat() {
 				fracDT = gojit.Float32
 			}
+			// wdt is the dtype of an op with Scalar(v): dt when dt holds v,
+			// Float32 otherwise.
+			wdt := func(v float64) gojit.DType {
+				r, isInt := intRanges[dt]
+				if !isInt || (v >= r[0] && v <= r[1] && v == math.Trunc(v)) {
+					return dt
+				}
+				return gojit.Float32
+			}
 			var cs []dcase
 			if dt != gojit.Bool {
 				cs = append(cs,
@@ -326,11 +354,15 @@ func TestDiffScalar(t *testing.T) {
 					dcase{name: "Add_0.5", dt: fracDT, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(ws(0.5)) }},
 					dcase{name: "scalar_Sub_x", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return ws(3).Sub(in[0]) }},
 					dcase{name: "Div_0", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Div(ws(0)) }},
-					dcase{name: "Div_minus1", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Div(ws(-1)) }},
+					dcase{name: "Div_minus1", dt: wdt(-1), f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Div(ws(-1)) }},
 					dcase{name: "scalar_Div_x", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return ws(100).Div(in[0]) }},
-					dcase{name: "Add_minus1_wraps", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(ws(-1)) }},
-					dcase{name: "Add_300", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(ws(300)) }},
-					dcase{name: "Add_1e10", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(ws(1e10)) }},
+					dcase{name: "Add_minus1", dt: wdt(-1), f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(ws(-1)) }},
+					dcase{name: "Add_300", dt: wdt(300), f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(ws(300)) }},
+					dcase{name: "Add_1e10", dt: wdt(1e10), f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(ws(1e10)) }},
+					dcase{name: "Add_Inf", dt: wdt(math.Inf(1)), f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Add(ws(math.Inf(1))) }},
+					dcase{name: "Less_Inf", dt: gojit.Bool, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Less(ws(math.Inf(1))) }},
+					dcase{name: "Greater_minus1e30", dt: gojit.Bool, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Greater(ws(-1e30)) }},
+					dcase{name: "scalar_LessEqual_x_frac", dt: gojit.Bool, f: func(in []*gojit.Tensor) *gojit.Tensor { return ws(-2.5).LessEqual(in[0]) }},
 					dcase{name: "Maximum_minus2.5", dt: fracDT, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Maximum(ws(-2.5)) }},
 					dcase{name: "Minimum_NaN", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Minimum(ws(math.NaN())) }},
 					dcase{name: "Pow_2", ulps: transULPs, dt: fracDT, f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Pow(ws(2)) }},
@@ -376,10 +408,8 @@ func TestDiffIotaFull(t *testing.T) {
 				)
 			}
 			cs = append(cs,
-				dcase{name: "Full", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 2.5, 2, 3) }},
-				dcase{name: "Full_minus1", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, -1, 3) }},
-				dcase{name: "Full_NaN", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, math.NaN(), 2) }},
-				dcase{name: "Full_scalar_shape", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 300, 1).Reshape() }},
+				dcase{name: "Full", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 1, 2, 3) }},
+				dcase{name: "Full_scalar_shape", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 0, 1).Reshape() }},
 				dcase{name: "Full_size0", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 1, 0, 4) }},
 				dcase{name: "Full_eq_x", dt: gojit.Bool, f: func(in []*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 1, 4).Equal(in[0]) }},
 				dcase{name: "Full_where", f: func(in []*gojit.Tensor) *gojit.Tensor {
@@ -387,6 +417,19 @@ func TestDiffIotaFull(t *testing.T) {
 				}},
 				dcase{name: "Full_concat", dt: dt, f: func(in []*gojit.Tensor) *gojit.Tensor { return gojit.Concat(0, in[0], gojit.Full(dt, 1, 2, 4)) }},
 			)
+			// Values only some dtypes hold (Full refuses the others, see
+			// TestFullValueChecked).
+			if dt != gojit.Bool {
+				cs = append(cs, dcase{name: "Full_200", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 200, 2) }})
+			}
+			if dt != gojit.Bool && dt != gojit.Uint8 {
+				cs = append(cs, dcase{name: "Full_minus1", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, -1, 3) }},
+					dcase{name: "Full_300", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 300, 1).Reshape() }})
+			}
+			if dt.IsFloat() {
+				cs = append(cs, dcase{name: "Full_2.5", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, 2.5, 2, 3) }},
+					dcase{name: "Full_NaN", dt: dt, f: func([]*gojit.Tensor) *gojit.Tensor { return gojit.Full(dt, math.NaN(), 2) }})
+			}
 			checkDiff(t, cs, edgeArray(dt, 800, 3, 4))
 		})
 	}

@@ -29,24 +29,54 @@
 // Operations broadcast like NumPy: shapes are aligned on the right and a
 // dimension of size 1 stretches. When two tensors of different dtypes meet,
 // both are converted to the later one in the order Bool, Uint8, Int32,
-// Int64, Float32, Float64. Scalar makes a weakly typed constant that takes
-// the other operand's dtype (Float32 if it has a fraction and the tensor is
-// an integer). Transcendental ops (Exp, Log, Sin, Cos, Tanh, Sigmoid, Pow,
-// Sqrt, Rsqrt) convert integer inputs to Float32. Integer arithmetic wraps;
-// integer division by zero gives 0 instead of trapping; float-to-integer
-// casts saturate. Floating-point results follow IEEE 754 without fast-math
-// reassociation: elementwise ops and reductions give the same bits as
-// gojit's reference interpreter, except transcendental functions, which may
-// differ in the last place because the compiled code calls the C math
-// library and the interpreter Go's.
+// Int64, Float32, Float64. Transcendental ops (Exp, Log, Sin, Cos, Tanh,
+// Sigmoid, Pow, Sqrt, Rsqrt) convert integer inputs to Float32. Integer
+// arithmetic wraps; integer division by zero gives 0 instead of trapping;
+// float-to-integer casts saturate. Floating-point results follow IEEE 754
+// without fast-math reassociation: elementwise ops and reductions give the
+// same bits as gojit's reference interpreter, except transcendental
+// functions, which may differ in the last place because the compiled code
+// calls the C math library and the interpreter Go's, and float sums and
+// matmuls, which may be reassociated within a documented bound (see
+// internal/interp).
+//
+// Weak scalars. Scalar makes a weakly typed constant, as JAX's Python
+// scalars: it takes the dtype of the tensor it meets when that dtype holds
+// its value exactly (any value for a float tensor; an integer in range for
+// an integer tensor; 0 or 1 for Bool). A value the tensor's integer dtype
+// cannot hold — a fraction, NaN, ±Inf, an integer out of range — never
+// wraps or truncates: a comparison gives the exact answer
+// (x_i32 < +Inf is true, x_u8 > -1 is true, x_i32 < 2.5 is x_i32 <= 2,
+// x == NaN is false), and any other op is computed in Float32
+// (x_i32 + 3e9, Where(c, x_i32, -Inf)). Full and ScalarArray refuse such
+// values instead: Full(Int32, 2.5) is an error.
+//
+// Reductions follow NumPy where it matters: Sum and Prod of Bool and Uint8
+// accumulate in Int64; Mean of an integer tensor sums exactly in Int64 and
+// divides in Float64, giving Float64 for Int64 and Float32 otherwise; Max,
+// Min, ArgMax and ArgMin over an empty axis are errors; the Sum of an
+// empty axis is 0, its Prod 1 and its Mean NaN.
+//
+// Static arguments must have the parameter's type, except that a Go number
+// is converted to a numeric parameter's type when the conversion is exact:
+// f.Call(x, 2) works for a float64 parameter, f.Call(x, 2.5) for an int
+// one is an error.
 //
 // # Errors
 //
 // Tensor methods never return errors. A mistake such as adding shapes [3]
-// and [4] is recorded with the operation's name and the file:line of the
-// user code that called it, and Call returns it:
+// and [4] is recorded with the file:line of the user code and the method
+// it called there, and Call returns it:
 //
-//	main.go:12: add: shapes [3] and [4] do not broadcast
+//	main.go:12: Add: shapes [3] and [4] do not broadcast
+//
+// Shapes are written [3,4] in every message. A panic inside the traced
+// function is returned as an error with its value and the line that
+// panicked (the whole stack is logged at debug level, see GOJIT_LOG).
+// Invalid options make Compile fail; malformed arrays (a shape that does
+// not match the slice, a negative dimension, a shape over 2^48 bytes) are
+// reported by Array.Err and refused by Call with ErrArgs; no method of
+// Array panics.
 //
 // # Inspecting
 //

@@ -29,8 +29,35 @@ import (
 // range entry point. In interpreted mode (WithInterpreter,
 // GOJIT_DISABLE_JIT, builds without LLVM) nothing is compiled, and each
 // size is traced separately.
+//
+// arg must name a *Tensor parameter and axis must not be negative (an axis
+// beyond the argument's rank is reported by Call, which sees the shape);
+// Compile fails otherwise.
 func WithDynamicDim(arg, axis int) Option {
-	return func(c *config) { c.dynamic = append(c.dynamic, dynDim{arg, axis}) }
+	return func(c *config) {
+		switch {
+		case arg < 0:
+			c.fail("WithDynamicDim(%d, %d): negative parameter index", arg, axis)
+		case axis < 0:
+			c.fail("WithDynamicDim(%d, %d): negative axis (count axes from 0)", arg, axis)
+		default:
+			c.dynamic = append(c.dynamic, dynDim{arg, axis})
+		}
+	}
+}
+
+// checkDynamic validates the WithDynamicDim options against fn's
+// parameters, which the options themselves cannot see.
+func (f *Func) checkDynamic() error {
+	for _, d := range f.cfg.dynamic {
+		switch {
+		case d.arg >= len(f.params):
+			return fmt.Errorf("gojit: WithDynamicDim(%d, %d): %s has %d parameters", d.arg, d.axis, f.name, len(f.params))
+		case !f.params[d.arg].tensor:
+			return fmt.Errorf("gojit: WithDynamicDim(%d, %d): parameter %d of %s is a static %s, not a *gojit.Tensor", d.arg, d.axis, d.arg, f.name, f.params[d.arg].typ)
+		}
+	}
+	return nil
 }
 
 type dynDim struct{ arg, axis int }

@@ -112,7 +112,10 @@ func Compile(fn any, opts ...Option) (*Func, error) {
 		return nil, fmt.Errorf("gojit: Compile: variadic functions are not supported (%s)", t)
 	}
 	f := &Func{fn: v, name: funcName(v), cfg: defaultConfig(), entries: map[string]*entry{}}
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("gojit: Compile: option %d is nil", i)
+		}
 		o(&f.cfg)
 	}
 	if f.cfg.err != nil {
@@ -121,6 +124,9 @@ func Compile(fn any, opts ...Option) (*Func, error) {
 	for i := range t.NumIn() {
 		in := t.In(i)
 		f.params = append(f.params, param{tensor: in == tensorType, typ: in})
+	}
+	if err := f.checkDynamic(); err != nil {
+		return nil, err
 	}
 	nout := t.NumOut()
 	if nout > 0 && t.Out(nout-1) == errorType {
@@ -360,7 +366,16 @@ func (e *entry) matches(args []any) (b int, ok bool) {
 // sameStatic reports whether arg is the static value s was made from.
 func (s *argSpec) sameStatic(arg any) bool {
 	if s.cmp {
-		return arg == s.static
+		if arg == s.static {
+			return true
+		}
+		// A number of another type that converted to s.static (2 for a
+		// float64 parameter): rare, so the reflection is acceptable.
+		if arg != nil && s.static != nil && reflect.TypeOf(arg) != reflect.TypeOf(s.static) {
+			c, err := convertStatic(arg, reflect.TypeOf(s.static))
+			return err == nil && c == s.static
+		}
+		return false
 	}
 	return fmt.Sprintf("%T=%#v", arg, arg) == s.text
 }
@@ -392,7 +407,12 @@ func (f *Func) signature(args []any) (string, []argSpec, int, error) {
 	for i, p := range f.params {
 		if p.tensor {
 			a, ok := args[i].(*Array)
-			if !ok || a == nil {
+			switch {
+			case ok && a == nil:
+				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is a nil *gojit.Array", f.name, ErrArgs, i)
+			case args[i] == nil:
+				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is nil, want a *gojit.Array", f.name, ErrArgs, i)
+			case !ok:
 				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is %T, want *gojit.Array", f.name, ErrArgs, i, args[i])
 			}
 			if a.err != nil {
@@ -406,19 +426,68 @@ func (f *Func) signature(args []any) (string, []argSpec, int, error) {
 			fmt.Fprintf(&b, "%s%v;", a.dtype, ir.Shape(shape))
 			continue
 		}
-		if args[i] == nil {
+		arg := args[i]
+		if arg == nil {
 			if !canBeNil(p.typ) {
 				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is nil, want %s", f.name, ErrArgs, i, p.typ)
 			}
-		} else if !reflect.TypeOf(args[i]).AssignableTo(p.typ) {
-			return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is %T, want %s", f.name, ErrArgs, i, args[i], p.typ)
+		} else if !reflect.TypeOf(arg).AssignableTo(p.typ) {
+			var err error
+			if arg, err = convertStatic(arg, p.typ); err != nil {
+				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d: %v", f.name, ErrArgs, i, err)
+			}
 		}
-		text := fmt.Sprintf("%T=%#v", args[i], args[i])
-		specs[i] = argSpec{static: args[i], cmp: args[i] == nil || comparable(args[i]), text: text}
+		text := fmt.Sprintf("%T=%#v", arg, arg)
+		specs[i] = argSpec{static: arg, cmp: arg == nil || comparable(arg), text: text}
 		b.WriteString(text)
 		b.WriteByte(';')
 	}
 	return b.String(), specs, dyn.size, nil
+}
+
+// convertStatic converts a Go number to the numeric type of a static
+// parameter when the value survives the conversion exactly, so that
+// f.Call(x, 2) works for a float64 parameter and f.Call(x, 2.0) for an int
+// one, while 2.5 for an int, 300 for a uint8 or 1<<60 for a float32 (which
+// would round) are errors.
+func convertStatic(arg any, typ reflect.Type) (any, error) {
+	v := reflect.ValueOf(arg)
+	if isNumber(v.Kind()) && isNumber(typ.Kind()) && v.CanConvert(typ) {
+		c := v.Convert(typ)
+		if back := c.Convert(v.Type()); back.Equal(v) && sameSign(v, c) {
+			return c.Interface(), nil
+		}
+		return nil, fmt.Errorf("%T %v does not convert exactly to %s", arg, arg, typ)
+	}
+	return nil, fmt.Errorf("is %T, want %s", arg, typ)
+}
+
+func isNumber(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Float64
+}
+
+// sameSign rejects conversions that round-trip but flip a sign, such as
+// int8(-1) through uint64.
+func sameSign(a, b reflect.Value) bool { return sign(a) == sign(b) }
+
+func sign(v reflect.Value) int {
+	switch {
+	case v.CanInt():
+		return cmpZero(v.Int() < 0, v.Int() > 0)
+	case v.CanUint():
+		return cmpZero(false, v.Uint() > 0)
+	}
+	return cmpZero(v.Float() < 0, v.Float() > 0)
+}
+
+func cmpZero(neg, pos bool) int {
+	switch {
+	case neg:
+		return -1
+	case pos:
+		return 1
+	}
+	return 0
 }
 
 // comparable reports whether v can be compared with == without panicking
@@ -526,7 +595,7 @@ func (f *Func) trace(args []any) (g *ir.Graph, err error) {
 		}
 		if args[i] == nil {
 			in[i] = reflect.Zero(p.typ)
-		} else {
+		} else { // assignable, or a number signature converted exactly
 			in[i] = reflect.ValueOf(args[i]).Convert(p.typ)
 		}
 	}
@@ -574,14 +643,52 @@ func (f *Func) trace(args []any) (g *ir.Graph, err error) {
 	return &tr.g, nil
 }
 
-// callTraced calls fn, turning a panic in user code into an error.
+// callTraced calls fn, turning a panic in user code into an error that
+// gives the panic value and the line that panicked; the whole stack goes
+// to the debug log (GOJIT_LOG=debug or WithLogger).
 func (f *Func) callTraced(in []reflect.Value) (out []reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("gojit: %s panicked while tracing: %v\n%s", f.name, r, debug.Stack())
+			where := panicSite()
+			err = fmt.Errorf("gojit: %s panicked while tracing: %s%v", f.name, where, r)
+			if l := cacheLogger(&f.cfg); l != nil {
+				l.Debug("gojit: panic while tracing", "func", f.name, "value", fmt.Sprint(r), "stack", string(debug.Stack()))
+			}
 		}
 	}()
 	return f.fn.Call(in), nil
+}
+
+// panicSite, called from a deferred recover, names the line that panicked:
+// the first frame below the runtime's panic machinery, "file.go:12: ", and
+// when that frame is inside gojit, also the user's line that called it.
+func panicSite() string {
+	var pcs [32]uintptr
+	n := goruntime.Callers(3, pcs[:]) // above panicSite and the deferred func
+	frames := goruntime.CallersFrames(pcs[:n])
+	inPanic := false
+	var own string
+	for {
+		fr, more := frames.Next()
+		switch {
+		case fr.Function == "runtime.gopanic" || strings.HasPrefix(fr.Function, "runtime.panic"):
+			inPanic = true
+		case !inPanic || strings.HasPrefix(fr.Function, "runtime."):
+		case isOwnFrame(fr.Function, fr.File):
+			if own == "" {
+				own = fmt.Sprintf("%s:%d (%s)", shortFile(fr.File), fr.Line, fr.Function)
+			}
+		case fr.File != "":
+			pos := fmt.Sprintf("%s:%d: ", shortFile(fr.File), fr.Line)
+			if own != "" {
+				pos += "inside gojit at " + own + ": "
+			}
+			return pos
+		}
+		if !more {
+			return ""
+		}
+	}
 }
 
 // FuncStats are a Func's counters.

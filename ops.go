@@ -9,13 +9,25 @@ import (
 
 // Scalar returns a weakly typed constant: it takes the dtype of the tensor
 // it is combined with, so x.Mul(Scalar(2)) keeps x's dtype. Combined with an
-// integer or bool tensor, a value with a fraction makes the operation
-// Float32 (as in JAX). A weak scalar used alone is Float32.
+// integer or bool tensor, a value that dtype cannot hold exactly (a
+// fraction, NaN, ±Inf, or an integer out of range) makes the operation
+// Float32, as in JAX, except comparisons, which give the exact answer:
+// x_i32.Less(Scalar(math.Inf(1))) is true everywhere and
+// x_u8.Greater(Scalar(-1)) too. A weak scalar used alone is Float32.
 func Scalar(v float64) *Tensor { return &Tensor{weak: true, val: v} }
 
-// Full returns a tensor of the given dtype and shape filled with v.
+// Full returns a tensor of the given dtype and shape filled with v, which
+// must be exactly a value of dt (an integer in range for integer dtypes, 0
+// or 1 for Bool; Float32 rounds). Other values are errors rather than
+// silently truncated: Full(Int32, 2.5) is reported, as is a negative or
+// too large shape.
 func Full(dt DType, v float64, shape ...int) *Tensor {
-	return newTracer().constant(dt.ir(), ir.Shape(shape), v, callers())
+	pcs := callers()
+	tr := newTracer()
+	if dt.ir().Valid() && !weakFits(dt.ir(), v) {
+		return tr.fail("Full", pcs, "%v is not a %s value", v, dt)
+	}
+	return tr.constant(dt.ir(), ir.Shape(shape), v, pcs)
 }
 
 // Iota returns a tensor of the given dtype and shape whose elements are
@@ -45,7 +57,7 @@ func Where(cond, a, b *Tensor) *Tensor {
 	if c.DType() != Bool {
 		return tr.fail("where", pcs, "condition must be bool, got %s", c.DType())
 	}
-	x, y, ok := promote(tr, "where", pcs, ts[1], ts[2], false)
+	x, y, ok := promote(tr, ir.OpWhere, pcs, ts[1], ts[2], false)
 	if !ok {
 		return poisoned(tr)
 	}
@@ -106,19 +118,18 @@ func (tr *tracer) cast(t *Tensor, dt ir.DType, pcs [6]uintptr) *Tensor {
 	return tr.add(ir.Node{Op: ir.OpCast, Args: []ir.Value{t.v}, DType: dt}, pcs)
 }
 
-// promote gives a and b one dtype: the later of the two in promotion
-// order, or, for a weak scalar, the other operand's (Float32 if the scalar
-// has a fraction and the other is an integer). floatOnly ops convert
-// integers to Float32 as well.
-func promote(tr *tracer, op string, pcs [6]uintptr, a, b *Tensor, floatOnly bool) (*Tensor, *Tensor, bool) {
+// promote gives a and b, the operands of op, one dtype: the later of the
+// two in promotion order, or, for a weak scalar, the other operand's
+// (see weakDType). floatOnly ops convert integers to Float32 as well.
+func promote(tr *tracer, op ir.Op, pcs [6]uintptr, a, b *Tensor, floatOnly bool) (*Tensor, *Tensor, bool) {
 	var dt ir.DType
 	switch {
 	case a.weak && b.weak:
 		dt = ir.Float32
 	case a.weak:
-		dt = weakDType(tr.node(b.v).DType, a.val)
+		dt = weakDType(op, tr.node(b.v).DType, a.val)
 	case b.weak:
-		dt = weakDType(tr.node(a.v).DType, b.val)
+		dt = weakDType(op, tr.node(a.v).DType, b.val)
 	default:
 		dt = max(tr.node(a.v).DType, tr.node(b.v).DType)
 	}
@@ -135,13 +146,6 @@ func promote(tr *tracer, op string, pcs [6]uintptr, a, b *Tensor, floatOnly bool
 	return a, b, a.v != poison && b.v != poison
 }
 
-func weakDType(other ir.DType, v float64) ir.DType {
-	if !other.IsFloat() && v != math.Trunc(v) {
-		return ir.Float32
-	}
-	return other
-}
-
 func (t *Tensor) binary(op ir.Op, o *Tensor, pcs [6]uintptr) *Tensor {
 	name := op.String()
 	if t.weak && o != nil && o.weak {
@@ -153,7 +157,12 @@ func (t *Tensor) binary(op ir.Op, o *Tensor, pcs [6]uintptr) *Tensor {
 	if !ok {
 		return failed(tr, name)
 	}
-	a, b, ok := promote(tr, name, pcs, ts[0], ts[1], op.Info().FloatOnly)
+	if op.Info().Kind == ir.KindCompare {
+		if r, done := tr.compareWeak(op, ts[0], ts[1], pcs); done {
+			return r
+		}
+	}
+	a, b, ok := promote(tr, op, pcs, ts[0], ts[1], op.Info().FloatOnly)
 	if !ok {
 		return poisoned(tr)
 	}
@@ -166,6 +175,36 @@ func (t *Tensor) binary(op ir.Op, o *Tensor, pcs [6]uintptr) *Tensor {
 		return poisoned(tr)
 	}
 	return tr.add(ir.Node{Op: op, Args: []ir.Value{a.v, b.v}}, pcs)
+}
+
+// compareWeak handles a comparison of an integer or bool tensor with a weak
+// scalar its dtype cannot hold (see weakFits): the answer is exact, either
+// the same for every element or a comparison with a representable value.
+func (tr *tracer) compareWeak(op ir.Op, a, b *Tensor, pcs [6]uintptr) (*Tensor, bool) {
+	x, s, left := a, b, false
+	if a.weak {
+		x, s, left = b, a, true
+	}
+	if x.weak || !s.weak {
+		return nil, false
+	}
+	xn := tr.node(x.v)
+	if xn.DType.IsFloat() || weakFits(xn.DType, s.val) {
+		return nil, false
+	}
+	constant, value, op2, w := compareWeak(op, xn.DType, s.val, left)
+	if constant {
+		v := 0.0
+		if value {
+			v = 1
+		}
+		return tr.constant(ir.Bool, xn.Shape, v, pcs), true
+	}
+	c := tr.constant(xn.DType, xn.Shape, w, pcs)
+	if c.v == poison {
+		return c, true
+	}
+	return tr.add(ir.Node{Op: op2, Args: []ir.Value{x.v, c.v}}, pcs), true
 }
 
 // poisonNil is the result of an op with no tensor operand at all (only weak
@@ -304,6 +343,10 @@ func (t *Tensor) Cast(dt DType) *Tensor {
 	pcs := callers()
 	if t != nil && t.weak {
 		tr := newTracer()
+		if !dt.ir().Valid() {
+			tr.params = true
+			return tr.fail("cast", pcs, "invalid dtype %d", dt)
+		}
 		return tr.constant(dt.ir(), nil, t.val, pcs)
 	}
 	tr, ts, ok := unify("cast", pcs, t)

@@ -33,28 +33,37 @@ func (k ReduceKind) String() string {
 }
 
 // Sum adds the elements along axes (all axes when none are given),
-// removing them. Negative axes count from the end. Bool is summed as Int64.
+// removing them. Negative axes count from the end. Bool and Uint8 are
+// summed as Int64, as NumPy does, so 200+200+100 is 500; Int32 and Int64
+// sums wrap on overflow.
 func (t *Tensor) Sum(axes ...int) *Tensor { return t.reduce(ReduceSum, false, axes, callers()) }
 
-// Mean averages along axes (all when none); integer inputs give Float32.
+// Mean averages along axes (all when none). Integer and Bool inputs are
+// summed exactly in Int64 and divided in Float64; the result is Float64
+// for Int64 inputs and Float32 for the others. The mean of an empty axis
+// is NaN (0/0).
 func (t *Tensor) Mean(axes ...int) *Tensor { return t.reduce(ReduceMean, false, axes, callers()) }
 
-// Prod multiplies the elements along axes (all when none).
+// Prod multiplies the elements along axes (all when none); Bool and Uint8
+// multiply as Int64. The product of an empty axis is 1.
 func (t *Tensor) Prod(axes ...int) *Tensor { return t.reduce(ReduceProd, false, axes, callers()) }
 
 // Max takes the maximum along axes (all when none); NaN if any is NaN.
+// Max over an axis of size 0 is an error, as in NumPy.
 func (t *Tensor) Max(axes ...int) *Tensor { return t.reduce(ReduceMax, false, axes, callers()) }
 
 // Min takes the minimum along axes (all when none); NaN if any is NaN.
+// Min over an axis of size 0 is an error.
 func (t *Tensor) Min(axes ...int) *Tensor { return t.reduce(ReduceMin, false, axes, callers()) }
 
 // ArgMax returns the Int64 index of the first maximum along one axis, or
 // into the flattened tensor when no axis is given. The first NaN counts as
-// the maximum, as in NumPy.
+// the maximum, as in NumPy. An empty axis is an error.
 func (t *Tensor) ArgMax(axis ...int) *Tensor { return t.reduce(ReduceArgMax, false, axis, callers()) }
 
 // ArgMin returns the Int64 index of the first minimum along one axis, or
-// into the flattened tensor when no axis is given.
+// into the flattened tensor when no axis is given. An empty axis is an
+// error.
 func (t *Tensor) ArgMin(axis ...int) *Tensor { return t.reduce(ReduceArgMin, false, axis, callers()) }
 
 // Reduce applies kind along axes (all when none); with keepDims the reduced
@@ -97,19 +106,22 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 			norm = append(norm, i)
 		}
 	}
+	for _, a := range norm {
+		if shape[a] == 0 && kind != ReduceSum && kind != ReduceProd && kind != ReduceMean {
+			return tr.fail(name, pcs, "axis %d of shape %s is empty: the %s of no elements is undefined", a, shape, name)
+		}
+	}
 	dt := tr.node(x.v).DType
 	var op ir.Op
 	switch kind {
-	case ReduceSum, ReduceMean:
+	case ReduceSum, ReduceMean, ReduceProd:
 		op = ir.OpReduceSum
-		if kind == ReduceMean && !dt.IsFloat() {
-			x = tr.cast(x, ir.Float32, pcs)
-		} else if dt == ir.Bool {
-			x = tr.cast(x, ir.Int64, pcs)
+		if kind == ReduceProd {
+			op = ir.OpReduceProd
 		}
-	case ReduceProd:
-		op = ir.OpReduceProd
-		if dt == ir.Bool {
+		// Small integers accumulate in Int64 (as NumPy's sum and prod),
+		// and so does the sum of any integer Mean, which is then exact.
+		if dt == ir.Bool || dt == ir.Uint8 || (kind == ReduceMean && !dt.IsFloat()) {
 			x = tr.cast(x, ir.Int64, pcs)
 		}
 	case ReduceMax:
@@ -131,6 +143,13 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		return r
 	}
 	if kind == ReduceMean {
+		// Integer means divide the exact Int64 sum in Float64; only an
+		// Int64 input keeps the Float64 result (NumPy gives Float64
+		// throughout, JAX Float32: Float32 matches the other integer
+		// dtypes' promotion to Float32).
+		if !dt.IsFloat() {
+			r = tr.cast(r, ir.Float64, pcs)
+		}
 		count := 1
 		for _, a := range norm {
 			count *= shape[a]
@@ -138,6 +157,9 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		rn := tr.node(r.v)
 		c := tr.constant(rn.DType, rn.Shape, float64(count), pcs)
 		r = tr.add(ir.Node{Op: ir.OpDiv, Args: []ir.Value{r.v, c.v}}, pcs)
+		if !dt.IsFloat() && dt != ir.Int64 && r.v != poison {
+			r = tr.cast(r, ir.Float32, pcs)
+		}
 	}
 	if keep && r.v != poison {
 		kept := shape.Clone()
@@ -209,14 +231,19 @@ func (t *Tensor) Reshape(shape ...int) *Tensor {
 		case d == -1 && infer < 0:
 			infer = i
 		case d < 0:
-			return tr.fail("reshape", pcs, "bad shape %v (at most one -1, no other negatives)", shape)
-		default:
-			known *= d
+			return tr.fail("reshape", pcs, "bad shape %s (at most one -1, no other negatives)", ir.Shape(shape))
 		}
 	}
 	if infer >= 0 {
+		out[infer] = 1
+	}
+	if err := ir.Shape(out).Check(tr.node(x.v).DType); err != nil {
+		return tr.fail("reshape", pcs, "%v", err)
+	}
+	known = ir.Shape(out).Size()
+	if infer >= 0 {
 		if known == 0 || size%known != 0 {
-			return tr.fail("reshape", pcs, "cannot reshape %s to %v", tr.node(x.v).Shape, shape)
+			return tr.fail("reshape", pcs, "cannot reshape %s to %s", tr.node(x.v).Shape, ir.Shape(shape))
 		}
 		out[infer] = size / known
 	}
@@ -398,7 +425,7 @@ func (t *Tensor) MatMul(o *Tensor) *Tensor {
 	if ts[0].weak || ts[1].weak {
 		return tr.fail("matmul", pcs, "needs two tensors, got a scalar")
 	}
-	a, b, ok := promote(tr, "matmul", pcs, ts[0], ts[1], false)
+	a, b, ok := promote(tr, ir.OpMatMul, pcs, ts[0], ts[1], false)
 	if !ok {
 		return poisoned(tr)
 	}

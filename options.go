@@ -48,9 +48,24 @@ func WithInterpreter() Option { return func(c *config) { c.interpret = true } }
 
 // WithOptLevel sets LLVM's optimization level, 0 to 3 (default 3). O0
 // compiles fastest and is easiest to read in Lower's output; O2 and O3
-// vectorize. The level is part of the kernel's signature.
+// vectorize. The level is part of the kernel's signature. Other levels
+// make Compile fail.
 func WithOptLevel(level int) Option {
-	return func(c *config) { c.optLevel = min(max(level, 0), 3) }
+	return func(c *config) {
+		if level < 0 || level > 3 {
+			c.fail("WithOptLevel: level %d is not 0, 1, 2 or 3", level)
+			return
+		}
+		c.optLevel = level
+	}
+}
+
+// fail records an invalid option's error for Compile to return; the first
+// one wins.
+func (c *config) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("gojit: "+format, args...)
+	}
 }
 
 // WithFastMath lets LLVM treat floating point as real arithmetic:
@@ -82,10 +97,14 @@ func SetThreads(n int) int { return runtime.SetThreads(n) }
 // serialized.
 func WithPassDump(w io.Writer, names ...string) Option {
 	return func(c *config) {
+		if w == nil {
+			c.fail("WithPassDump: nil io.Writer")
+			return
+		}
 		want := map[string]bool{}
 		for _, n := range names {
 			if _, ok := passes.Lookup(n); !ok {
-				c.err = fmt.Errorf("gojit: WithPassDump: unknown pass %q (passes: %s)", n, strings.Join(passes.Names(), ", "))
+				c.fail("WithPassDump: unknown pass %q (passes: %s)", n, strings.Join(passes.Names(), ", "))
 				return
 			}
 			want[n] = true
@@ -117,5 +136,14 @@ func WithRecompileLimit(n int) Option { return func(c *config) { c.recompileLimi
 // WithLogger sends the Func's cache events to logger: each cache miss with
 // its reason at info level, compiles and their durations at debug level,
 // and recompile warnings. Without it they go to the GOJIT_LOG=cache logger
-// if that is set (warnings to slog.Default() otherwise).
-func WithLogger(logger *slog.Logger) Option { return func(c *config) { c.logger = logger } }
+// if that is set (warnings to slog.Default() otherwise). A nil logger makes
+// Compile fail.
+func WithLogger(logger *slog.Logger) Option {
+	return func(c *config) {
+		if logger == nil {
+			c.fail("WithLogger: nil *slog.Logger")
+			return
+		}
+		c.logger = logger
+	}
+}

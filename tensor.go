@@ -176,13 +176,10 @@ func (tr *tracer) fail(op string, pcs [6]uintptr, format string, args ...any) *T
 
 func (tr *tracer) node(v ir.Value) *ir.Node { return &tr.g.Nodes[v] }
 
-// constant adds a const node of the given dtype and shape.
+// constant adds a const node of the given dtype and shape, converting val
+// as Cast would (callers that must not truncate check weakFits first).
 func (tr *tracer) constant(dt ir.DType, shape ir.Shape, val float64, pcs [6]uintptr) *Tensor {
-	c := ir.Const{F: val, I: int64(val)}
-	if dt == ir.Bool && val != 0 {
-		c.I = 1
-	}
-	return tr.add(ir.Node{Op: ir.OpConst, DType: dt, Shape: shape.Clone(), Const: c}, pcs)
+	return tr.add(ir.Node{Op: ir.OpConst, DType: dt, Shape: shape.Clone(), Const: constOf(dt, val)}, pcs)
 }
 
 // importFrom copies v and what it depends on from a constant-only trace

@@ -23,7 +23,14 @@
 //
 // const: the value broadcast to the shape. Float dtypes use Const.F
 // converted to T (float32(F), round to nearest); integer dtypes use Const.I
-// converted with wrap-around (int32(I), uint8(I)); bool is I != 0.
+// converted with wrap-around (int32(I), uint8(I)); bool is I != 0. The
+// front ends only make constants whose value their dtype holds: a weak
+// scalar (gojit.Scalar) that an integer tensor's dtype cannot hold exactly
+// (a fraction, NaN, ±Inf, out of range) is never converted into it. A
+// comparison with it is rewritten to its exact answer before the graph is
+// built (x_i32 < 2.5 becomes le x, 2; x_u8 > -1 a true constant), and any
+// other op with it is traced in f32. So no graph relies on the
+// wrap-around of an out-of-range constant.
 //
 // iota axes=[a]: each element is its index along axis a, converted as an
 // i64-to-T cast (so u8 wraps modulo 256).

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -67,6 +68,31 @@ type Shape []int
 
 // Rank is the number of dimensions.
 func (s Shape) Rank() int { return len(s) }
+
+// MaxBytes bounds the size of one array: 2^48 bytes (256 TiB), the most a
+// Go slice can address on 64-bit hosts. Shapes beyond it are errors, which
+// also keeps every element count, byte size and stride of a valid shape far
+// from overflowing an int.
+const MaxBytes = 1 << 48
+
+// Check reports a negative dimension in s, or a shape too large for an
+// array of dt (more than MaxBytes; with dimensions of size 0 counted as 1,
+// so that strides stay in range too). An invalid dt counts as 1 byte.
+func (s Shape) Check(dt DType) error {
+	elem := uint64(max(dt.Size(), 1))
+	n := elem
+	for _, d := range s {
+		if d < 0 {
+			return fmt.Errorf("negative dimension in shape %s", s)
+		}
+		hi, lo := bits.Mul64(n, uint64(max(d, 1)))
+		if hi != 0 || lo > MaxBytes {
+			return fmt.Errorf("shape %s is too large: more than 2^48 bytes of %s", s, dt)
+		}
+		n = lo
+	}
+	return nil
+}
 
 // Size is the number of elements (1 for a scalar).
 func (s Shape) Size() int {

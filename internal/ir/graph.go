@@ -88,6 +88,9 @@ func (g *Graph) Add(n Node) (Value, error) {
 		}
 	}
 	dt, shape, err := infer(g, &n)
+	if err == nil {
+		err = shape.Check(dt)
+	}
 	if err != nil {
 		return -1, &Error{Op: n.Op, Pos: n.Pos, Call: n.Call, Msg: err.Error()}
 	}

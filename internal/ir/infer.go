@@ -27,10 +27,8 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 			return 0, nil, errors.New("does not accept bool operands")
 		}
 	}
-	for _, d := range n.Shape {
-		if d < 0 {
-			return 0, nil, fmt.Errorf("negative dimension in shape %s", n.Shape)
-		}
+	if err := n.Shape.Check(n.DType); err != nil {
+		return 0, nil, err
 	}
 	switch info.Kind {
 	case KindSource:
