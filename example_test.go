@@ -2,6 +2,7 @@ package gojit_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gojit/gojit"
@@ -115,4 +116,30 @@ func ExampleFunc_Lower() {
 	// add and exp are computed inside the reduction's loop: one group.
 	fmt.Print(l.Fused[strings.Index(l.Fused, "group 0"):])
 	// Output: group 0 -> %4 (reduce_sum): %2 %3 %4
+}
+
+func ExampleScalarArray() {
+	f, _ := gojit.Compile(func(x, scale *gojit.Tensor) *gojit.Tensor { return x.Mul(scale) })
+	out, _ := f.Call(gojit.FromFloat32([]float32{1, 2, 3}), gojit.ScalarArray(0.5, gojit.Float32))
+	fmt.Println(out[0])
+	fmt.Println(gojit.ScalarArray(2.5, gojit.Int32).Err())
+	// Output:
+	// f32[3] [0.5 1 1.5]
+	// gojit: ScalarArray: 2.5 is not a i32 value
+}
+
+// A weak scalar that an integer tensor cannot hold is never truncated:
+// comparisons are exact and arithmetic moves to Float32.
+func ExampleScalar() {
+	f, _ := gojit.Compile(func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor, *gojit.Tensor) {
+		return x.Less(gojit.Scalar(2.5)), x.Less(gojit.Scalar(math.Inf(1))), x.Add(gojit.Scalar(0.5))
+	})
+	out, _ := f.Call(gojit.FromInt32([]int32{1, 2, 3}))
+	fmt.Println(out[0])
+	fmt.Println(out[1])
+	fmt.Println(out[2])
+	// Output:
+	// bool[3] [true true false]
+	// bool[3] [true true true]
+	// f32[3] [1.5 2.5 3.5]
 }
