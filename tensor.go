@@ -86,14 +86,8 @@ func callers() [6]uintptr {
 	return pcs
 }
 
-// userPos resolves captured PCs to the first frame outside gojit's own
-// non-test files: the line of user code that called the op.
-func userPos(pcs [6]uintptr) string {
-	pos, _ := userSite(pcs)
-	return pos
-}
-
-// userSite resolves captured PCs to the user's file:line and the public
+// userSite resolves captured PCs, skipping gojit's own non-test frames,
+// to the user's file:line and the public
 // gojit function or method the user called there ("Sum", "Where"): the
 // last of gojit's own frames before the user's.
 func userSite(pcs [6]uintptr) (pos, call string) {

@@ -26,7 +26,6 @@ func ai64(v ...int64) *gojit.Array   { return gojit.FromInt64(v) }
 func au8(v ...uint8) *gojit.Array    { return gojit.FromUint8(v) }
 func abool(v ...bool) *gojit.Array   { return gojit.FromBool(v) }
 func af32(v ...float32) *gojit.Array { return gojit.FromFloat32(v) }
-func af64(v ...float64) *gojit.Array { return gojit.FromFloat64(v) }
 
 // Before the fix, a weak scalar that the tensor's integer dtype cannot hold
 // was converted into that dtype anyway (int64(+Inf) and friends), giving
