@@ -704,7 +704,7 @@ type FuncStats struct {
 	BuildTime, MaxBuildTime time.Duration
 	// LastMiss says why the most recent trace happened: "first call", or
 	// what differed from the closest cached signature, such as
-	// "arg 0 shape [32 128] → [64 128]".
+	// "arg 0 shape [32,128] → [64,128]".
 	LastMiss string
 }
 
