@@ -76,7 +76,9 @@
 // Invalid options make Compile fail; malformed arrays (a shape that does
 // not match the slice, a negative dimension, a shape over 2^48 bytes) are
 // reported by Array.Err and refused by Call with ErrArgs; no method of
-// Array panics.
+// Array panics. A call whose results (or, interpreted, intermediates)
+// would not fit in the machine's memory fails with an error naming the op
+// that makes the largest one, rather than ending the process.
 //
 // # Inspecting
 //

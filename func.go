@@ -67,6 +67,9 @@ type entry struct {
 	outs    []outSpec
 	ready   chan struct{}
 	err     error
+	// checked is the largest dynamic size whose memory needs were
+	// checked (checkMemory), so that a call checks only a new maximum.
+	checked atomic.Int64
 }
 
 type argSpec struct {
@@ -171,6 +174,12 @@ func (f *Func) Call(args ...any) ([]*Array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.dyn && int64(b) > e.checked.Load() {
+		if err := checkMemory(e.exe.Load(), e.outs, b); err != nil {
+			return nil, fmt.Errorf("gojit: %s: %w", f.name, err)
+		}
+		e.checked.Store(int64(b))
+	}
 	outs := make([]*Array, len(e.outs))
 	for i, o := range e.outs {
 		outs[i] = New(o.dtype, o.at(b)...)
@@ -236,6 +245,12 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 		optr = append(optr, o.ptr)
 	}
 	ro := runtime.RunOptions{Size: b, Threads: f.cfg.threads}
+	if e.dyn && int64(b) > e.checked.Load() {
+		if err := checkMemory(e.exe.Load(), e.outs, b); err != nil {
+			return fmt.Errorf("gojit: %s: %w", f.name, err)
+		}
+		e.checked.Store(int64(b))
+	}
 	err := e.exe.Load().RunWith(ins, optr, ro)
 	if errEvicted(err) {
 		var exe *runtime.Executable
@@ -533,6 +548,11 @@ func (f *Func) build(e *entry, args []any) error {
 			o.dyn = exe.Dynamic.Outputs[j]
 		}
 		e.outs = append(e.outs, o)
+	}
+	if !e.dyn {
+		if err := checkMemory(exe, e.outs, 0); err != nil {
+			return fmt.Errorf("gojit: %s: %w", f.name, err)
+		}
 	}
 	f.traces.Add(1)
 	f.recordBuild(time.Since(start))

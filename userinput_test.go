@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 
@@ -203,5 +204,32 @@ func TestPanicWhileTracing(t *testing.T) {
 	_, err = g.Call(af32(1))
 	if err == nil || !strings.Contains(err.Error(), pos+": bad input 7") {
 		t.Errorf("error %v, want the panic value at %s", err, pos)
+	}
+}
+
+// A valid shape far beyond the machine's memory is an error naming the op,
+// not an out-of-memory crash, compiled and interpreted.
+func TestResultLargerThanMemory(t *testing.T) {
+	if _, err := os.Stat("/proc/meminfo"); err != nil {
+		t.Skip("the machine's memory is only known on Linux")
+	}
+	var pos string
+	fn := func(x *gojit.Tensor) *gojit.Tensor {
+		pos = hereAt(1)
+		return x.Reshape(1, 4).BroadcastTo(1<<40, 4)
+	}
+	for _, opts := range [][]gojit.Option{nil, {gojit.WithInterpreter()}} {
+		f, _ := gojit.Compile(fn, opts...)
+		_, err := f.Call(af32(1, 2, 3, 4))
+		if err == nil || !strings.Contains(err.Error(), pos+": BroadcastTo makes f32[1099511627776,4] (16.0 TiB)") ||
+			!strings.Contains(err.Error(), "more than this machine's") {
+			t.Errorf("Call error %v, want one naming BroadcastTo at %s", err, pos)
+		}
+	}
+	// Interpreted, an intermediate counts too; compiled, it is fused away.
+	sum := func(x *gojit.Tensor) *gojit.Tensor { return x.Reshape(1, 4).BroadcastTo(1<<40, 4).Sum() }
+	f, _ := gojit.Compile(sum, gojit.WithInterpreter())
+	if _, err := f.Call(af32(1, 2, 3, 4)); err == nil || !strings.Contains(err.Error(), "BroadcastTo makes f32[1099511627776,4]") {
+		t.Errorf("interpreted Call error %v, want one naming BroadcastTo", err)
 	}
 }

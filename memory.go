@@ -1,0 +1,106 @@
+package gojit
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/runtime"
+)
+
+// A shape can be valid and still far larger than the machine: a
+// BroadcastTo(1<<20, 1<<20) of float32 is 4 TiB. Allocating it would end
+// the process (Go's out-of-memory error cannot be recovered), so a Func
+// checks the buffers it will allocate against the machine's memory and
+// returns an error naming the op instead.
+
+// machineMemory is the memory this process may use, in bytes: the
+// smaller of MemTotal and the cgroup's memory.max, or 0 when unknown (then
+// nothing is checked).
+var machineMemory = sync.OnceValue(func() int64 {
+	mem := int64(0)
+	if f, err := os.Open("/proc/meminfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+				kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+				if err == nil {
+					mem = kb << 10
+				}
+			}
+		}
+		f.Close()
+	}
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if limit, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && limit > 0 && (mem == 0 || limit < mem) {
+			mem = limit
+		}
+	}
+	return mem
+})
+
+// checkMemory fails when the buffers exe allocates for one call cannot fit
+// in the machine's memory: its results (at dynamic size b) and, compiled,
+// its arena of intermediates, or, interpreted, its largest value.
+func checkMemory(exe *runtime.Executable, outs []outSpec, b int) error {
+	limit := machineMemory()
+	if limit == 0 {
+		return nil
+	}
+	var total int64
+	big, bigBytes := -1, int64(0)
+	for j, o := range outs {
+		n := int64(ir.Shape(o.at(b)).Size()) * int64(o.dtype.Size())
+		total += n
+		if n > bigBytes {
+			big, bigBytes = j, n
+		}
+	}
+	var node *ir.Node
+	if big >= 0 {
+		node = exe.Graph.Node(exe.Graph.Outputs[big])
+	}
+	if exe.Interpreted() {
+		for i := range exe.Graph.Nodes {
+			n := &exe.Graph.Nodes[i]
+			if nb := int64(n.Shape.Size()) * int64(n.DType.Size()); nb > bigBytes {
+				node, bigBytes = n, nb
+			}
+		}
+		total = max(total, bigBytes)
+	} else {
+		total += int64(exe.ArenaBytes)
+	}
+	if total <= limit {
+		return nil
+	}
+	what := "its buffers"
+	if node != nil {
+		what = fmt.Sprintf("%s%s (%s)", node.DType, node.Shape, byteSize(bigBytes))
+		if node.Call != "" {
+			what = node.Call + " makes " + what
+		}
+		if node.Pos != "" {
+			what = node.Pos + ": " + what
+		}
+	}
+	return fmt.Errorf("needs %s of memory for one call, more than this machine's %s: %s", byteSize(total), byteSize(limit), what)
+}
+
+// byteSize formats n bytes as "4.0 TiB".
+func byteSize(n int64) string {
+	const units = "KMGTPE"
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, u := float64(n)/1024, 0
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	return fmt.Sprintf("%.1f %ciB", f, units[u])
+}
