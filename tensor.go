@@ -86,10 +86,10 @@ func callers() [6]uintptr {
 	return pcs
 }
 
-// userSite resolves captured PCs, skipping gojit's own non-test frames,
-// to the user's file:line and the public
-// gojit function or method the user called there ("Sum", "Where"): the
-// last of gojit's own frames before the user's.
+// userSite resolves captured PCs to the user's file:line (the first frame
+// outside gojit's own non-test files) and the public gojit function or
+// method the user called there ("Sum", "Where"): the last of gojit's own
+// frames before the user's.
 func userSite(pcs [6]uintptr) (pos, call string) {
 	n := 0
 	for n < len(pcs) && pcs[n] != 0 {
