@@ -1,7 +1,6 @@
 package gojit
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -202,6 +201,3 @@ func CacheStats() CacheCounters {
 // their kernels on their next call. It is mostly useful to measure
 // warm-start behavior and in tests.
 func PurgeCache() int { return runtime.Purge() }
-
-// errEvicted reports whether err says a kernel was evicted.
-func errEvicted(err error) bool { return errors.Is(err, runtime.ErrEvicted) }
