@@ -1,7 +1,6 @@
 package gojit
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -34,9 +33,10 @@ const (
 // their defaults.
 type CacheConfig struct {
 	// MaxEntries bounds how many compiled kernels stay loaded (default
-	// 1000). The least recently used is evicted and its code freed; a
-	// Func whose kernel was evicted rebuilds it on its next call, from
-	// the disk cache when possible.
+	// 1000). The least recently used is evicted and its code freed once
+	// no call runs it; a Func whose kernel was evicted rebuilds it on its
+	// next call, from the disk cache when possible. Eviction is never an
+	// error: a small limit costs rebuilds, not failed calls.
 	MaxEntries int
 	// MaxBytes bounds the loaded kernels' total object size (default 256
 	// MiB).
@@ -62,7 +62,9 @@ var cacheSetup struct {
 
 // ConfigureCache replaces the compile cache configuration; call it before
 // the first Call to choose where the disk cache lives. Lower limits evict
-// at once. If the disk directory is unusable (for example, another user
+// at once. It is safe while other goroutines call Funcs: calls running an
+// evicted kernel finish with it, and later calls rebuild it; none fails
+// because of the eviction. If the disk directory is unusable (for example, another user
 // owns it or others may write it, since its entries are code gojit will
 // execute), the cache stays in memory and ConfigureCache returns why.
 // GOJIT_CACHE=off overrides the configuration and disables the disk cache.
@@ -206,10 +208,9 @@ func CacheStats() CacheCounters {
 }
 
 // PurgeCache evicts every compiled kernel from memory, leaving the disk
-// cache alone, and returns how many it evicted. Funcs rebuild (or reload)
-// their kernels on their next call. It is mostly useful to measure
+// cache alone, and returns how many it evicted. A kernel's code is freed
+// when the last call running it returns; Funcs rebuild (or reload) their
+// kernels on their next call. It is safe while other goroutines call
+// Funcs, and no call fails because of it. It is mostly useful to measure
 // warm-start behavior and in tests.
 func PurgeCache() int { return runtime.Purge() }
-
-// errEvicted reports whether err says a kernel was evicted.
-func errEvicted(err error) bool { return errors.Is(err, runtime.ErrEvicted) }

@@ -244,20 +244,26 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 	for _, o := range targets {
 		optr = append(optr, o.ptr)
 	}
-	ro := runtime.RunOptions{Size: b, Threads: f.cfg.threads}
 	if e.dyn && int64(b) > e.checked.Load() {
 		if err := checkMemory(e.exe.Load(), e.outs, b); err != nil {
 			return fmt.Errorf("gojit: %s: %w", f.name, err)
 		}
 		e.checked.Store(int64(b))
 	}
-	err := e.exe.Load().RunWith(ins, optr, ro)
-	if errEvicted(err) {
-		var exe *runtime.Executable
-		if exe, err = f.rebuild(e); err == nil {
-			err = exe.RunWith(ins, optr, ro)
+	// Hold the kernel for the whole run, so the cache cannot free it
+	// under us. If it has been evicted, rebuild it: rebuild returns a
+	// kernel already held, taken while the cache still had it, so however
+	// many kernels other calls build or evict meanwhile, eviction never
+	// reaches the caller.
+	exe := e.exe.Load()
+	if !exe.Acquire() {
+		var err error
+		if exe, err = f.rebuild(e); err != nil {
+			return err
 		}
 	}
+	err := exe.RunAcquired(ins, optr, runtime.RunOptions{Size: b, Threads: f.cfg.threads})
+	exe.Release()
 	if err != nil {
 		return fmt.Errorf("gojit: %s: %w", f.name, err)
 	}
@@ -580,12 +586,19 @@ func (f *Func) recordBuild(d time.Duration) {
 
 // rebuild replaces e's kernel after the process-wide cache evicted it,
 // reusing e's trace: the kernel comes from the cache (another Func may have
-// rebuilt it), the disk cache, or LLVM.
+// rebuilt it), the disk cache, or LLVM. The kernel it returns is acquired
+// for the caller, who must release it.
 func (f *Func) rebuild(e *entry) (*runtime.Executable, error) {
 	start := time.Now()
-	exe, err := f.buildKernel(e)
-	if err != nil {
-		return nil, err
+	// As buildKernel (dynamic.go), but acquired.
+	var exe *runtime.Executable
+	var err error
+	if e.traced2 == nil {
+		if exe, err = runtime.BuildAcquired(e.traced, f.runtimeOptions()); err != nil {
+			return nil, fmt.Errorf("gojit: %s: compile: %w", f.name, err)
+		}
+	} else if exe, err = runtime.BuildDynamicAcquired(e.traced, e.traced2, dynamicTrace1, dynamicTrace2, f.runtimeOptions()); err != nil {
+		return nil, fmt.Errorf("gojit: %s: dynamic dimension: %w", f.name, err)
 	}
 	e.exe.Store(exe)
 	f.rebuilds.Add(1)

@@ -40,11 +40,18 @@ type Config struct {
 
 // ErrEvicted is returned by Run on an executable whose kernel the cache has
 // evicted and freed. Build returns a live one for the same graph, loading it
-// from disk or compiling it again.
+// from disk or compiling it again. Callers that must never see it acquire
+// the executable they run (BuildAcquired, Acquire, RunAcquired).
 var ErrEvicted = errors.New("runtime: kernel was evicted from the compile cache")
 
 // cache holds compiled executables by signature, least recently used
 // first out. Entries being built are in m but not yet in lru.
+//
+// Every executable get returns has been acquired for its caller while its
+// entry was still in m, so no eviction can free its code before the caller
+// releases it. An entry leaves m, and its executable is marked retired,
+// under mu; so an executable acquired under mu from an entry in m cannot
+// have been retired yet.
 type cache struct {
 	mu    sync.Mutex
 	cfg   Config
@@ -56,10 +63,15 @@ type cache struct {
 
 type cacheEntry struct {
 	sig  [32]byte
-	done chan struct{}
+	done chan struct{} // closed when exe or err is set
 	exe  *Executable
 	err  error
 	elem *list.Element
+	// ready (guarded by mu) is set when the build has finished; until
+	// then, waiters counts the callers waiting on done, and the builder
+	// acquires exe once for each of them before anything can evict it.
+	ready   bool
+	waiters int64
 }
 
 var kernels = &cache{m: map[[32]byte]*cacheEntry{}}
@@ -132,13 +144,21 @@ func (k *cache) logger() *slog.Logger {
 
 // get returns the executable for sig, calling build once for all
 // concurrent callers of a signature not yet cached. Failures are not
-// cached: the next caller tries again.
+// cached: the next caller tries again. The executable is acquired for the
+// caller, who must release it.
 func (k *cache) get(sig [32]byte, build func(*diskcache.Store) (*Executable, error)) (*Executable, error) {
 	k.mu.Lock()
 	if ce, ok := k.m[sig]; ok {
-		if ce.elem != nil {
-			k.lru.MoveToFront(ce.elem)
+		if ce.ready {
+			ce.exe.hold(1)
+			if ce.elem != nil {
+				k.lru.MoveToFront(ce.elem)
+			}
+			k.mu.Unlock()
+			stats.hits.Add(1)
+			return ce.exe, nil
 		}
+		ce.waiters++ // the builder acquires exe for us
 		k.mu.Unlock()
 		<-ce.done
 		stats.hits.Add(1)
@@ -152,13 +172,17 @@ func (k *cache) get(sig [32]byte, build func(*diskcache.Store) (*Executable, err
 
 	ce.exe, ce.err = build(disk)
 	k.mu.Lock()
+	ce.ready = true
 	var evicted []*Executable
 	if ce.err != nil {
 		delete(k.m, sig)
-	} else if ce.exe.kernel != nil {
-		ce.elem = k.lru.PushFront(ce)
-		k.bytes += int64(ce.exe.Bytes)
-		evicted = k.trimLocked(ce)
+	} else {
+		ce.exe.hold(1 + ce.waiters) // before anything can evict it
+		if ce.exe.kernel != nil {
+			ce.elem = k.lru.PushFront(ce)
+			k.bytes += int64(ce.exe.Bytes)
+			evicted = k.trimLocked(ce)
+		}
 	}
 	k.mu.Unlock()
 	close(ce.done)
@@ -181,46 +205,70 @@ func (k *cache) trimLocked(keep *cacheEntry) []*Executable {
 			k.lru.MoveToFront(ce.elem)
 			continue
 		}
-		k.lru.Remove(ce.elem)
-		delete(k.m, ce.sig)
-		k.bytes -= int64(ce.exe.Bytes)
-		out = append(out, ce.exe)
+		out = append(out, k.evictLocked(ce))
 	}
 	return out
 }
 
+// evictLocked removes ce from the cache and marks its executable retired,
+// so that no call acquires it any more; retire then frees it unless calls
+// hold it. Both happen under mu, so nothing can acquire an executable
+// from the cache after it has been retired, and the kernel's symbol is
+// recorded as taken (see awaitSymbol) before anyone can start building
+// the signature again.
+func (k *cache) evictLocked(ce *cacheEntry) *Executable {
+	k.lru.Remove(ce.elem)
+	delete(k.m, ce.sig)
+	k.bytes -= int64(ce.exe.Bytes)
+	ce.exe.markRetired()
+	return ce.exe
+}
+
+// retire frees the code of executables evicted by evictLocked that no call
+// holds; the last call holding one frees it otherwise.
 func retire(exes []*Executable) {
 	for _, e := range exes {
 		stats.evictions.Add(1)
-		e.retire()
+		if e.inflight.Load() == 0 {
+			e.free()
+		}
 	}
 }
 
 // Purge evicts every compiled kernel from memory (the disk cache is
-// untouched) and returns how many it evicted. Executables in use stay valid
-// until their running calls return.
+// untouched) and returns how many it evicted. An executable that calls hold
+// (see Acquire) stays loaded until the last of them releases it.
 func Purge() int {
 	k := kernels
 	k.mu.Lock()
 	var out []*Executable
-	for e := k.lru.Front(); e != nil; e = e.Next() {
-		ce := e.Value.(*cacheEntry)
-		delete(k.m, ce.sig)
-		out = append(out, ce.exe)
+	for k.lru.Len() > 0 {
+		out = append(out, k.evictLocked(k.lru.Front().Value.(*cacheEntry)))
 	}
-	k.lru.Init()
-	k.bytes = 0
 	k.mu.Unlock()
 	retire(out)
 	return len(out)
 }
 
-// acquire registers a call into e's kernel; it fails once e is retired.
-// Together with release and retire it frees the kernel exactly once, after
-// the last running call: a caller increments inflight before it checks
-// retired, and retire sets retired before it checks inflight, so one of the
-// two always sees the other.
-func (e *Executable) acquire() bool {
+// Acquire registers a call into e's code: until the matching Release, the
+// code stays loaded, even if the cache evicts e meanwhile. It reports false,
+// holding nothing, once e has been evicted; BuildAcquired then returns a
+// live executable for the same graph. Interpreted executables are always
+// acquired.
+//
+// Hold an executable only while running it. Until an evicted kernel's
+// code is freed, its symbol is taken, and a build of the same graph waits
+// for the last Release (see awaitSymbol): a goroutine that builds a graph
+// while it holds that graph's evicted executable waits forever.
+//
+// Together with Release and retire it frees the kernel exactly once, after
+// the last call holding it: a caller increments inflight before it checks
+// retired, and markRetired sets retired before retire checks inflight, so
+// one of the two always sees the other.
+func (e *Executable) Acquire() bool {
+	if e.kernel == nil {
+		return true
+	}
 	e.inflight.Add(1)
 	if e.retired.Load() {
 		e.release()
@@ -229,27 +277,42 @@ func (e *Executable) acquire() bool {
 	return true
 }
 
-func (e *Executable) release() {
-	if e.inflight.Add(-1) == 0 && e.retired.Load() {
-		e.free()
+// Release ends a call registered by Acquire or BuildAcquired; the last one
+// to end frees an evicted kernel's code.
+func (e *Executable) Release() {
+	if e.kernel != nil {
+		e.release()
 	}
 }
 
-// retire marks e evicted: new calls fail with ErrEvicted, and the kernel is
-// freed when no call is running.
-func (e *Executable) retire() {
-	// Until its code is freed, the kernel's symbol stays defined in the
-	// JIT, and loading the same graph again would clash with it: record
-	// it so such a load waits (see awaitSymbol). Calls are short, and
-	// the last running one frees the code.
+// hold acquires e n times for callers of get. The cache holds e, or is
+// about to, under its lock: e cannot have been retired.
+func (e *Executable) hold(n int64) {
+	if e.kernel != nil {
+		e.inflight.Add(n)
+	}
+}
+
+func (e *Executable) release() {
+	switch n := e.inflight.Add(-1); {
+	case n == 0 && e.retired.Load():
+		e.free()
+	case n < 0:
+		panic("runtime: Executable released more often than acquired")
+	}
+}
+
+// markRetired marks e evicted: new calls fail to acquire it. Until its
+// code is freed, the kernel's symbol stays defined in the JIT, and loading
+// the same graph again would clash with it: record it so such a load waits
+// (see awaitSymbol). Calls are short, and the last running one frees the
+// code.
+func (e *Executable) markRetired() {
 	zombies.Lock()
 	e.gone = make(chan struct{})
 	zombies.m[e.Module.Entry] = e.gone
 	zombies.Unlock()
 	e.retired.Store(true)
-	if e.inflight.Load() == 0 {
-		e.free()
-	}
 }
 
 func (e *Executable) free() {
@@ -288,8 +351,8 @@ func awaitSymbol(symbol string) {
 	}
 }
 
-// Evicted reports whether the cache has evicted e; Run then fails with
-// ErrEvicted.
+// Evicted reports whether the cache has evicted e; Run and Acquire then
+// fail. Calls that acquired e before still run it.
 func (e *Executable) Evicted() bool { return e.retired.Load() }
 
 var stats struct {

@@ -30,11 +30,25 @@
 // Executables are cached by a SHA-256 signature of the optimized graph's
 // canonical text, the options, the host CPU and its features, and the LLVM
 // and gojit versions (cache.go). The cache is an LRU bounded by entries and
-// object bytes; an evicted kernel is freed after its last running call, and
-// later calls report ErrEvicted so their caller rebuilds it. With a disk
-// directory configured, a miss first looks for a validated object there
-// (internal/diskcache) and compiles only if none is usable. Concurrent
-// builds of one signature compile once.
+// object bytes. With a disk directory configured, a miss first looks for a
+// validated object there (internal/diskcache) and compiles only if none is
+// usable. Concurrent builds of one signature compile once.
+//
+// # Eviction
+//
+// A call holds the executable it runs (Acquire, Release), and an evicted
+// kernel's code is freed only when its last hold is released; chunks split
+// across the worker pool finish before the call that owns them returns, so
+// its hold covers them. BuildAcquired hands an executable over already
+// held, the hold taken under the cache's lock while the executable is still
+// cached (and, for callers waiting on another's build, by the builder
+// before it publishes the result). Eviction marks an executable retired
+// under the same lock. So a caller that acquires its stored executable, or
+// builds an acquired one when that fails, and runs it with RunAcquired
+// never sees an eviction, however often it loses the race with other
+// builds, Purge or Configure: this is how gojit's Func keeps ErrEvicted
+// from its users. Run, which acquires by itself, reports ErrEvicted for an
+// executable evicted before the run began.
 //
 // # Dynamic dimensions
 //

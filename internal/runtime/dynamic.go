@@ -101,7 +101,19 @@ func firstDifference(a, b string, plan *passes.Plan) string {
 // BuildDynamic builds the executable for g1 and g2, the same function
 // traced with its dynamic dimension at sizes b1 and b2 (distinct, both at
 // least 2). It fails, naming the loop, when the code depends on the size.
+// Like Build's, its executable may be evicted as soon as it is returned.
 func BuildDynamic(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error) {
+	e, err := BuildDynamicAcquired(g1, g2, b1, b2, opt)
+	if err != nil {
+		return nil, err
+	}
+	e.Release()
+	return e, nil
+}
+
+// BuildDynamicAcquired is BuildDynamic returning an executable acquired
+// for the caller, like BuildAcquired.
+func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error) {
 	if !llvm.Available() || opt.Interpret {
 		return nil, fmt.Errorf("runtime: dynamic dimensions need compiled code")
 	}

@@ -107,7 +107,7 @@ type Executable struct {
 	// dimension; see BuildDynamic and RunSized.
 	Dynamic *Dynamic
 
-	// Eviction state; see acquire.
+	// Eviction state; see Acquire.
 	inflight       atomic.Int64
 	retired, freed atomic.Bool
 	gone           chan struct{} // closed when an evicted kernel's code is freed
@@ -147,7 +147,7 @@ func (e *Executable) Interpreted() bool { return e.kernel == nil }
 // outs[j] to the buffer of output j, each holding exactly as many elements
 // as the graph says. No output may overlap an input or another output; the
 // caller guarantees it (the kernels are compiled with noalias). Run fails
-// with ErrEvicted if the cache has evicted e's kernel.
+// with ErrEvicted if the cache has evicted e's kernel; RunAcquired cannot.
 func (e *Executable) Run(ins, outs []unsafe.Pointer) error {
 	return e.RunWith(ins, outs, RunOptions{})
 }
@@ -165,13 +165,25 @@ type RunOptions struct {
 
 // RunWith is Run with options.
 func (e *Executable) RunWith(ins, outs []unsafe.Pointer, o RunOptions) error {
+	if !e.Acquire() {
+		return ErrEvicted
+	}
+	defer e.Release()
+	return e.RunAcquired(ins, outs, o)
+}
+
+// RunAcquired is RunWith for a caller that holds e (from Acquire or
+// BuildAcquired): e's code stays loaded until the caller releases it, so
+// the run cannot fail with ErrEvicted, even if the cache evicts e during
+// it. Chunks of a loop split across the worker pool all finish before
+// RunAcquired returns, so they are covered by the caller's hold too.
+func (e *Executable) RunAcquired(ins, outs []unsafe.Pointer, o RunOptions) error {
 	if e.kernel == nil {
 		return e.interpret(ins, outs)
 	}
-	if !e.acquire() {
-		return ErrEvicted
+	if e.freed.Load() {
+		panic("runtime: running a freed kernel (Executable run without Acquire)")
 	}
-	defer e.release()
 	b := o.Size
 	threads := 1
 	if e.parallel || e.Dynamic != nil {
@@ -394,7 +406,24 @@ func Typed(dt ir.DType, p unsafe.Pointer, n int) any {
 // compiled kernel while it stays in the cache; concurrent builds of the
 // same graph compile once. With a disk cache configured, a kernel compiled
 // by an earlier process is loaded instead of compiled.
+//
+// The cache may evict the executable as soon as Build returns it, and Run
+// then fails with ErrEvicted; BuildAcquired returns one that cannot be
+// freed before the caller is done with it.
 func Build(g *ir.Graph, opt Options) (*Executable, error) {
+	e, err := BuildAcquired(g, opt)
+	if err != nil {
+		return nil, err
+	}
+	e.Release()
+	return e, nil
+}
+
+// BuildAcquired is Build returning an executable already acquired for the
+// caller (see Acquire), taken while the cache still held it: its code
+// stays loaded until the caller's Release, however many kernels other
+// goroutines build or evict meanwhile, and RunAcquired runs it.
+func BuildAcquired(g *ir.Graph, opt Options) (*Executable, error) {
 	if err := ir.Verify(g); err != nil {
 		return nil, err
 	}
