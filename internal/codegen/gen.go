@@ -27,10 +27,11 @@ type Module struct {
 	Slots []ir.Value
 	// RangeEntry is a second entry point,
 	//
-	//	void RANGE(ptr %args, i64 %group, i64 %start, i64 %end)
+	//	void RANGE(ptr %args, i64 %group, i64 %start, i64 %end, i64 %size)
 	//
 	// that runs one nest over part of its outer loop, so the runtime can
-	// split a large nest across threads.
+	// split a large nest across threads. size is the dynamic dimension's
+	// size in a module from GenerateDynamic; other modules ignore it.
 	RangeEntry string
 	// Groups describes each nest's outer loop, in execution order.
 	Groups []Group
@@ -41,6 +42,10 @@ type Module struct {
 type Group struct {
 	Extent int // the outer loop runs over [0, Extent)
 	Work   int // elements visited in all, to decide whether to split it
+	// Grain is the fewest iterations of the outer loop worth a range
+	// call of their own (1 but for a matmul over rows, see
+	// emitMatMulRows): the runtime splits no finer.
+	Grain int
 }
 
 // Target names the host-specific instructions a module may use. The zero
@@ -70,7 +75,25 @@ func Generate(p *passes.Plan, entry string) (*Module, error) {
 
 // GenerateFor is Generate for a target that may have host-specific
 // instructions.
-func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error) {
+func GenerateFor(p *passes.Plan, entry string, t Target) (*Module, error) {
+	return generate(p, entry, t, 0)
+}
+
+// GenerateDynamic is GenerateFor for a plan traced with its dynamic
+// dimension (the batch axis) at size b, to be run at every size: every
+// group function takes the size as a last argument, i64 %size, and a
+// matmul whose rows or columns are proportional to b reads them from it
+// (matmul_dyn.go), so its code does not depend on b. The rest of the
+// module is as GenerateFor makes it; the runtime checks that the code
+// does not depend on b by generating it at two sizes.
+func GenerateDynamic(p *passes.Plan, entry string, t Target, b int) (*Module, error) {
+	if b < 2 {
+		return nil, fmt.Errorf("codegen: dynamic size %d: want at least 2", b)
+	}
+	return generate(p, entry, t, b)
+}
+
+func generate(p *passes.Plan, entry string, t Target, size int) (mod *Module, err error) {
 	defer func() {
 		// The emitter panics only on an op the plan should not have routed
 		// to it; report that as an error rather than crash the caller.
@@ -104,8 +127,10 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 		gr := &unit{argName: map[ir.Value]string{}}
 		gr.target = t
 		gr.loopIDs = md
+		gr.size = size
 		name := fmt.Sprintf("%s.g%d", entry, gi)
 		body, extent, outs := gr.emitNest(p, nest)
+		grain := max(gr.grain, 1)
 		wk := 0
 		for _, k := range nest {
 			r := p.Roots[k]
@@ -125,15 +150,23 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 			fmt.Fprintf(&out, "ptr noalias %s, ", outName(len(nest), r))
 			actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[r]))
 		}
-		fmt.Fprintf(&out, "i64 %%start, i64 %%end) #1 {\n")
+		if size > 0 {
+			fmt.Fprintf(&out, "i64 %%start, i64 %%end, i64 %%size) #1 {\n")
+		} else {
+			fmt.Fprintf(&out, "i64 %%start, i64 %%end) #1 {\n")
+		}
 		out.WriteString(body)
 		out.WriteString("}\n\n")
-		actuals = append(actuals, "i64 0", "i64 "+strconv.Itoa(extent))
-		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(actuals, ", ")))
-		actuals[len(actuals)-2], actuals[len(actuals)-1] = "i64 %start", "i64 %end"
+		fixed := append(slices.Clip(actuals), "i64 0", "i64 "+strconv.Itoa(extent))
+		actuals = append(slices.Clip(actuals), "i64 %start", "i64 %end")
+		if size > 0 {
+			fixed = append(fixed, "i64 "+strconv.Itoa(size))
+			actuals = append(actuals, "i64 %size")
+		}
+		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(fixed, ", ")))
 		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", gi, gi))
 		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", gi, name, strings.Join(actuals, ", ")))
-		groups = append(groups, Group{Extent: extent, Work: wk})
+		groups = append(groups, Group{Extent: extent, Work: wk, Grain: grain})
 		nontemporal = nontemporal || gr.nontemporal
 		for k, d := range gr.decls {
 			decls[k] = d
@@ -155,7 +188,7 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 	}
 	out.WriteString("  ret void\n}\n\n")
 	rangeEntry := entry + ".range"
-	fmt.Fprintf(&out, "define void @%s(ptr %%args, i64 %%group, i64 %%start, i64 %%end) #0 {\nentry:\n", rangeEntry)
+	fmt.Fprintf(&out, "define void @%s(ptr %%args, i64 %%group, i64 %%start, i64 %%end, i64 %%size) #0 {\nentry:\n", rangeEntry)
 	for i := range slots {
 		fmt.Fprintf(&out, "  %%p%d = getelementptr inbounds ptr, ptr %%args, i64 %d\n", i, i)
 		fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
@@ -209,6 +242,11 @@ func work(g *ir.Graph, r ir.Value) int {
 // unit is the function computing one nest of groups.
 type unit struct {
 	fn
+	// size is the dynamic dimension's size the plan was traced at
+	// (GenerateDynamic), 0 for a static plan; grain is the nest's
+	// Group.Grain, 0 for 1.
+	size, grain int
+
 	inputs  []ir.Value // materialized values read, in first-use order
 	argName map[ir.Value]string
 	allocas strings.Builder

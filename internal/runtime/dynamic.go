@@ -117,7 +117,9 @@ func BuildDynamic(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error
 			return nil, err
 		}
 		plans[i] = passes.Fuse(cg)
-		if mods[i], err = codegen.GenerateFor(plans[i], placeholder, opt.target()); err != nil {
+		o := opt
+		o.dynamic = []int{b1, b2}[i]
+		if mods[i], err = o.generate(plans[i], placeholder); err != nil {
 			return nil, err
 		}
 		if opt.FastMath {
@@ -141,6 +143,7 @@ func BuildDynamic(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error
 	var sig [32]byte
 	h.Sum(sig[:0])
 	g, plan := plans[0].Graph, plans[0]
+	opt.dynamic = b1
 	return kernels.get(sig, func(disk *diskcache.Store) (*Executable, error) {
 		e, err := compile(g, plan, sig, opt, disk)
 		if err != nil {
@@ -177,7 +180,7 @@ func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*
 		x, y := mods[0].Groups[i], mods[1].Groups[i]
 		ext, ok1 := scaled(x.Extent, y.Extent, b1, b2)
 		wk, ok2 := scaled(x.Work, y.Work, b1, b2)
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || x.Grain != y.Grain {
 			return nil, fmt.Errorf("loop nest %d runs over %d elements at size %d and %d at size %d: not proportional to the dynamic size",
 				i, x.Extent, b1, y.Extent, b2)
 		}
