@@ -442,13 +442,13 @@ func (f *Func) build(e *entry, args []any) error {
 	}
 	g, err := f.trace(traceArgs)
 	if err != nil {
-		return err
+		return f.dynamicTraceError(e, args, err)
 	}
 	traced := time.Since(start)
 	setupCache()
 	if e.dynamic() {
 		if e.traced2, err = f.trace(dynamicArgs(args, e.specs, dynamicTrace2)); err != nil {
-			return err
+			return f.dynamicTraceError(e, args, err)
 		}
 	}
 	e.traced = g
