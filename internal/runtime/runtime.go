@@ -50,10 +50,10 @@ type Options struct {
 	// check both forms of the code on one machine.
 	Portable bool
 
-	// dynamic is the size a dynamic executable's graph was traced at
-	// (codegen.GenerateDynamic); 0 for static graphs. BuildDynamic sets
-	// it.
-	dynamic int
+	// dynamic describes a dynamic executable's graph
+	// (codegen.GenerateDynamic); nil for static graphs. BuildDynamic
+	// sets it.
+	dynamic *codegen.Dynamic
 }
 
 // target is the code generator's target for opt on this host.
@@ -64,7 +64,7 @@ func (opt Options) target() codegen.Target {
 
 // generate lowers plan to a module with the given entry symbol.
 func (opt Options) generate(plan *passes.Plan, entry string) (*codegen.Module, error) {
-	if opt.dynamic > 0 {
+	if opt.dynamic != nil {
 		return codegen.GenerateDynamic(plan, entry, opt.target(), opt.dynamic)
 	}
 	return codegen.GenerateFor(plan, entry, opt.target())
