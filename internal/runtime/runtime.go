@@ -313,9 +313,16 @@ func (e *Executable) callRanges(fr *frame, ins, outs []unsafe.Pointer, b, thread
 		// A chunk per thread, or more for long loops, so that a thread the
 		// host slows down (these are shared virtual machines) leaves its
 		// unclaimed chunks to the others: chunks of at least chunkWork.
-		// No chunk smaller than the nest's grain.
-		grain := max(g.Grain, 1)
-		chunks := max(min(max(threads, work/chunkWork), (extent+grain-1)/grain), 1)
+		// No chunk smaller than the nest's grain; when that bounds the
+		// chunks, a multiple of the threads, so that each thread gets as
+		// many.
+		most := extent
+		if g.Grain > 1 {
+			if most = (extent + g.Grain - 1) / g.Grain; most > threads {
+				most = most / threads * threads
+			}
+		}
+		chunks := max(min(max(threads, work/chunkWork), most), 1)
 		if work < parallelWork {
 			chunks = 1
 		}
