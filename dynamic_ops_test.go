@@ -99,6 +99,10 @@ var dynamicCases = []struct {
 	}, []dynArg{f32(30, 40), f32(40, B), f32(30)}, [][2]int{{1, 1}}, nil, false},
 	{"matmul_transposed", func(w, x *gojit.Tensor) *gojit.Tensor { return w.MatMul(x.Transpose()).Tanh() },
 		[]dynArg{f32(30, 40), f32(B, 40)}, [][2]int{{1, 0}}, nil, false},
+	{"matmul_over_batch", func(x, d *gojit.Tensor) *gojit.Tensor { return x.Transpose().MatMul(d) },
+		[]dynArg{f32(B, 40), f32(B, 33)}, [][2]int{{0, 0}, {1, 0}}, nil, false},
+	{"gram_epilogue", func(x, b *gojit.Tensor) *gojit.Tensor { return x.Transpose().MatMul(x).Add(b).Relu() },
+		[]dynArg{{gojit.Float64, []int{B, 20}}, {gojit.Float64, []int{20}}}, [][2]int{{0, 0}}, nil, false},
 	{"row_sum", func(x *gojit.Tensor) *gojit.Tensor { return x.Sum(1) },
 		[]dynArg{f32(B, 100)}, [][2]int{{0, 0}}, nil, false},
 	{"row_max_min_mean", func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor, *gojit.Tensor) {
@@ -147,6 +151,10 @@ var dynamicCases = []struct {
 	}, []dynArg{f32(B, 5)}, [][2]int{{0, 0}}, nil, true},
 	{"concat_batch", func(x, y *gojit.Tensor) *gojit.Tensor { return gojit.Concat(0, x, y.Neg(), x) },
 		[]dynArg{f32(B, 7), f32(B, 7)}, [][2]int{{0, 0}, {1, 0}}, nil, false},
+	{"concat_pad", func(x *gojit.Tensor) *gojit.Tensor {
+		return gojit.Concat(0, gojit.Full(gojit.Float32, 0, 2, 3), x.Exp(), x)
+	},
+		[]dynArg{f32(B, 3)}, [][2]int{{0, 0}}, nil, false},
 	{"batch_size_value", func(x *gojit.Tensor) *gojit.Tensor {
 		return x.Mul(gojit.Scalar(float64(x.Shape()[0])))
 	}, []dynArg{f32(B, 3)}, [][2]int{{0, 0}}, nil, false},

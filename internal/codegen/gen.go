@@ -676,7 +676,7 @@ func (gr *group) concat(n *ir.Node, ix *index) string {
 			over := gr.ins("icmp sgt i64 %s, %s", c, top)
 			in.dims[k] = gr.ins("select i1 %s, i64 %s, i64 %s", over, top, c)
 		}
-		parts = append(parts, part{off, gr.value(a, in)})
+		parts = append(parts, part{off, gr.partValue(a, in, gr.extent(in, ax))})
 		off = gr.addC(off, gr.extent(in, ax))
 	}
 	if len(parts) == 0 {
@@ -690,6 +690,29 @@ func (gr *group) concat(n *ir.Node, ix *index) string {
 		res = gr.ins("select i1 %s, %s %s, %s %s", below, t, parts[j].val, t, res)
 	}
 	return res
+}
+
+// partValue is value(a, in) for an operand of a concat whose size along
+// the axis is size. An operand that follows %size has nothing to read at
+// size 0, so it is read only when not empty (it is then 0, and not
+// selected).
+func (gr *group) partValue(a ir.Value, in *index, size string) string {
+	if isConst(size) {
+		return gr.value(a, in)
+	}
+	dt := gr.g.Nodes[a].DType
+	from, yes, join := gr.cur, gr.newLabel("part"), gr.newLabel("parted")
+	gr.stmt("br i1 %s, label %%%s, label %%%s", gr.ins("icmp sgt i64 %s, 0", size), yes, join)
+	gr.block(yes)
+	saved := gr.memo // values computed here do not dominate the join
+	gr.memo = maps.Clone(saved)
+	v := gr.value(a, in)
+	end := gr.cur
+	gr.stmt("br label %%%s", join)
+	gr.block(join)
+	gr.memo = saved
+	t := regType(dt)
+	return gr.ins("phi %s [ %s, %%%s ], [ %s, %%%s ]", t, v, end, zeroLit(dt), from)
 }
 
 // zeroLit is the zero of dtype dt as an LLVM constant.

@@ -56,7 +56,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	dt := n.DType
 	r := an.Shape.Rank()
 	M, K, N := an.Shape[r-2], an.Shape[r-1], bn.Shape[r-1]
-	if gr.dynamic(n.Args[0], r-2) || gr.dynamic(n.Args[1], r-1) {
+	if gr.dynamic(n.Args[0], r-2) || gr.dynamic(n.Args[0], r-1) || gr.dynamic(n.Args[1], r-1) {
 		return gr.emitMatMulDyn(n)
 	}
 	batch := an.Shape[:r-2].Size()
@@ -73,7 +73,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		b = gr.ins("udiv i64 %s, %d", it.iv, chunks)
 		c = gr.ins("urem i64 %s, %d", it.iv, chunks)
 	}
-	mm := &mmCtx{gr: gr, dt: dt, A: A, B: B, K: K, N: strconv.Itoa(N), lanes: lanes, mm: gr.p.MatMul[gr.p.Group[gr.root]]}
+	mm := &mmCtx{gr: gr, dt: dt, A: A, B: B, K: strconv.Itoa(K), N: strconv.Itoa(N), lanes: lanes, mm: gr.p.MatMul[gr.p.Group[gr.root]]}
 	mm.epilogue = mm.mm >= 0
 	mm.aBase = gr.ins("mul nuw nsw i64 %s, %d", b, M*K)
 	mm.bBase = gr.ins("mul nuw nsw i64 %s, %d", b, K*N)
@@ -212,8 +212,8 @@ type mmCtx struct {
 	dt                  ir.DType
 	A, B                string
 	aBase, bBase, oBase string // offsets of the batch's matrices
-	K, lanes            int
-	N                   string   // columns: a constant, or in a dynamic module maybe %size times one
+	lanes               int
+	K, N                string   // the sum's length and the columns: constants, or multiples of %size
 	accs                []string // accumulator allocas, reused by every tile
 	pack                string   // the packed block of a panel of B
 	apack               string   // the packed block of the chunk's rows of A
@@ -281,7 +281,7 @@ func (mm *mmCtx) packTile(tl, sub, i0 string, nr int, k0, kLen string) {
 	gr, dt := mm.gr, mm.dt
 	dst := mm.slot(tl, sub)
 	for r := range nr {
-		src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %d", i0, r), mm.K))
+		src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %d", i0, r), mm.K))
 		src = gr.ins("add nuw nsw i64 %s, %s", src, k0)
 		k := gr.openLoop("0", kLen)
 		k.noUnroll = true // see row
@@ -370,11 +370,11 @@ func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 func (mm *mmCtx) row(i string, lo, hi string) {
 	gr, dt := mm.gr, mm.dt
 	outRow := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
-	aRow := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.K))
+	aRow := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.K))
 	j := gr.openLoop(lo, hi)
 	gr.store(dt, gr.out, gr.ins("add nuw nsw i64 %s, %s", outRow, j.iv), mm.zero())
 	gr.closeLoop(j)
-	k := gr.openLoop("0", strconv.Itoa(mm.K))
+	k := gr.openLoop("0", mm.K)
 	aik := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow, k.iv))
 	bRow := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", k.iv, mm.N))
 	j = gr.openLoop(lo, hi)

@@ -45,8 +45,9 @@ func (u *unit) sized(v ir.Value, k, n int) string { return u.times(n, u.dynamic(
 func isConst(s string) bool { _, err := strconv.Atoi(s); return err == nil }
 
 // emitMatMulDyn is emitMatMul for a matmul whose M or N follows the
-// dynamic size (not both, and not its batch dimensions or K: such code
-// differs between the trace sizes, and the runtime reports it).
+// dynamic size, or whose K does (it sums over the batch, as xT@y), not
+// two of them and not with its batch dimensions: such code differs
+// between the trace sizes, and the runtime reports it.
 func (gr *group) emitMatMulDyn(n *ir.Node) int {
 	an, bn := &gr.g.Nodes[n.Args[0]], &gr.g.Nodes[n.Args[1]]
 	dt := n.DType
@@ -54,7 +55,7 @@ func (gr *group) emitMatMulDyn(n *ir.Node) int {
 	M, K, N := an.Shape[r-2], an.Shape[r-1], bn.Shape[r-1]
 	batch := an.Shape[:r-2].Size()
 	lanes := 64 / dt.Size()
-	mm := &mmCtx{gr: gr, dt: dt, A: gr.buf(n.Args[0]), B: gr.buf(n.Args[1]), K: K, N: gr.sized(n.Args[1], r-1, N), lanes: lanes,
+	mm := &mmCtx{gr: gr, dt: dt, A: gr.buf(n.Args[0]), B: gr.buf(n.Args[1]), K: gr.sized(n.Args[0], r-1, K), N: gr.sized(n.Args[1], r-1, N), lanes: lanes,
 		mm: gr.p.MatMul[gr.p.Group[gr.root]]}
 	mm.epilogue = mm.mm >= 0
 	Mv := gr.sized(n.Args[0], r-2, M)
@@ -91,8 +92,8 @@ func (gr *group) emitMatMulDyn(n *ir.Node) int {
 // bases sets the offsets of batch b's matrices, whose rows number M.
 func (mm *mmCtx) bases(b, M string) {
 	gr := mm.gr
-	mm.aBase = gr.ins("mul nuw nsw i64 %s, %d", gr.ins("mul nuw nsw i64 %s, %s", b, M), mm.K)
-	mm.bBase = gr.ins("mul nuw nsw i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %d", b, mm.K), mm.N)
+	mm.aBase = gr.ins("mul nuw nsw i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %s", b, M), mm.K)
+	mm.bBase = gr.ins("mul nuw nsw i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %s", b, mm.K), mm.N)
 	mm.oBase = gr.ins("mul nuw nsw i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %s", b, M), mm.N)
 }
 
@@ -160,36 +161,49 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 	// vectors after them in one narrower panel, the rest [cols, N) in the
 	// row loop.
 	full, cols := "0", "0"
-	if mm.K > 0 {
+	if mm.K != "0" {
 		full = gr.mulC(gr.udivC(mm.N, panel), panel)
 		cols = gr.addC(full, gr.mulC(gr.udivC(gr.subC(mm.N, full), lanes), lanes))
 	}
 	// covered is the rows the tiles compute: all of the chunk's when
-	// there are columns for them.
+	// there are columns for them and a sum to compute (else the row loop
+	// writes the zeros).
 	covered := "0"
 	if cols != "0" {
 		covered = rows
 		skip := ""
-		if !isConst(cols) {
-			some := gr.ins("icmp sgt i64 %s, 0", cols)
+		var conds []string
+		for _, x := range []string{cols, mm.K} {
+			if !isConst(x) {
+				conds = append(conds, gr.ins("icmp sgt i64 %s, 0", x))
+			}
+		}
+		if len(conds) > 0 {
+			some := conds[0]
+			if len(conds) > 1 {
+				some = gr.ins("and i1 %s, %s", conds[0], conds[1])
+			}
 			covered = gr.ins("select i1 %s, i64 %s, i64 0", some, rows)
-			yes := gr.newLabel("cols")
-			skip = gr.newLabel("nocols")
+			yes := gr.newLabel("tiles")
+			skip = gr.newLabel("notiles")
 			gr.stmt("br i1 %s, label %%%s, label %%%s", some, yes, skip)
 			gr.block(yes)
 		}
-		kc := min(mmKC*4/max(dt.Size(), 4), mm.K)
-		nkb := (mm.K + kc - 1) / kc
+		kc := mmKC * 4 / max(dt.Size(), 4)
+		if k, err := strconv.Atoi(mm.K); err == nil {
+			kc = min(kc, k)
+		}
+		nkb := gr.udivC(gr.addC(mm.K, strconv.Itoa(kc-1)), kc)
 		mm.pack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", kc*panel, memType(dt)))
 		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", slots*mmRows*kc, memType(dt)))
 		mm.kc = kc
-		kb := gr.openLoop("0", strconv.Itoa(nkb))
+		kb := gr.openLoop("0", nkb)
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)
-		kLen := gr.ins("sub nuw nsw i64 %d, %s", mm.K, k0)
+		kLen := gr.ins("sub nuw nsw i64 %s, %s", mm.K, k0)
 		short := gr.ins("icmp slt i64 %s, %d", kLen, kc)
 		kLen = gr.ins("select i1 %s, i64 %s, i64 %d", short, kLen, kc)
 		first := gr.ins("icmp eq i64 %s, 0", kb.iv)
-		lastK := gr.ins("icmp eq i64 %s, %d", kb.iv, nkb-1)
+		lastK := gr.ins("icmp eq i64 %s, %s", kb.iv, gr.subC(nkb, "1"))
 		mm.packRows(r0, tiles, k0, kLen)
 		i0 := gr.ins("add nuw nsw i64 %s, %s", r0, tiled)
 		mm.partialTile(pr, func(sub string, nr int) {

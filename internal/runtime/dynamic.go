@@ -14,35 +14,32 @@ import (
 
 // A dynamic executable serves every size B of one dynamic dimension (such as
 // the batch axis). It is built from two traces of the same function at two
-// sizes, b1 and b2. Every group function (the loop nests, which receive
-// their outer range as arguments) must generate identical code at both
-// sizes, and every extent, buffer and output dimension that differs must be
-// proportional to B (a*b1 and a*b2). Then the code does not depend on B:
-// Run calls each group through the range entry over its extent at B, with
+// sizes, b1 and b2. The code generator is told which axes of which values
+// follow B (they differ between the traces) and reads their extents and
+// strides from the size the runtime passes each group function (i64
+// %size; codegen.GenerateDynamic), so every group function must generate
+// identical code at both sizes; and every extent, buffer and output
+// dimension must be an affine function of B with non-negative
+// coefficients (c + a*B). Then the code does not depend on B: Run calls
+// each group through the range entry over its extent at B, passing B, with
 // temporaries sized for B.
 
-// Scaled is a size that is either fixed or proportional to the dynamic
-// size B: Fixed when PerB is zero, PerB*B otherwise.
+// Scaled is a size that follows the dynamic size B: Fixed + PerB*B, both
+// non-negative (PerB is 0 for a fixed size).
 type Scaled struct {
 	Fixed, PerB int
 }
 
 // At returns the size for dynamic size b.
-func (s Scaled) At(b int) int {
-	if s.PerB != 0 {
-		return s.PerB * b
-	}
-	return s.Fixed
-}
+func (s Scaled) At(b int) int { return s.Fixed + s.PerB*b }
 
+// scaled returns the size that is n1 at size b1 and n2 at size b2.
 func scaled(n1, n2, b1, b2 int) (Scaled, bool) {
-	if n1 == n2 {
-		return Scaled{Fixed: n1}, true
-	}
-	if n1%b1 != 0 || n1/b1*b2 != n2 {
+	d, db := n2-n1, b2-b1
+	if d%db != 0 || d/db < 0 || n1-d/db*b1 < 0 {
 		return Scaled{}, false
 	}
-	return Scaled{PerB: n1 / b1}, true
+	return Scaled{Fixed: n1 - d/db*b1, PerB: d / db}, true
 }
 
 // Dynamic describes how a dynamic executable's sizes follow B.
