@@ -14,19 +14,29 @@ import (
 // recompile. The option may be given for several parameters; all dynamic
 // axes share one size (the batch size), and Call fails if they differ.
 //
-// The function is traced with the dynamic axes at two fixed sizes (61 and
-// 67, so Tensor.Shape reports those while tracing), and the two traces
-// must compile to the same code with every size proportional to the
-// dynamic one. A function that reduces, slices, concatenates or reshapes
-// along the dynamic axis does not, and Call reports which operation
-// depends on the size. A function must also not branch on the dynamic
-// size while tracing: both traces would take the branch the fixed sizes
-// take, whatever the real size.
+// The function is traced with the dynamic axes at two placeholder sizes
+// (61 and 67, which Tensor.Shape reports while tracing), and the kernel
+// reads every loop bound and stride that follows the batch size from it
+// at run time. Elementwise ops and broadcasting, reductions along any
+// axis (the batch axis included), softmax and normalizations, transposes,
+// flattening, concatenations, argmax, slices of the other axes, and
+// matmuls whose rows, columns, sum or batch dimensions follow the batch
+// (x·w for a batch x, a multilayer perceptron, w·xᵀ, xᵀ·y) all qualify,
+// with the static kernel's results (a float sum along the batch axis may
+// round differently, within the tolerance of float sums). The batch size
+// may also be used as a value when the value is a multiple of it, as a
+// mean's divisor is. A function that depends on the size in another way
+// (it slices the batch axis, has it twice in one result, or uses 1/B)
+// makes Call fail, naming the line and the call responsible and why. A
+// function must also not branch on the batch size while tracing: both
+// traces would take the branch the placeholders take, whatever the real
+// size.
 //
 // The trade-off: static shapes (the default) let LLVM specialize each loop
 // to its exact trip count, which matters most for small arrays; a dynamic
-// kernel compiles once for all sizes and runs each loop nest through its
-// range entry point. In interpreted mode (WithInterpreter,
+// kernel compiles once for all sizes, in about the time of one static
+// kernel, and runs each loop nest through its range entry point with the
+// batch size. In interpreted mode (WithInterpreter,
 // GOJIT_DISABLE_JIT, builds without LLVM) nothing is compiled, and each
 // size is traced separately.
 func WithDynamicDim(arg, axis int) Option {

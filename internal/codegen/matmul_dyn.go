@@ -12,9 +12,9 @@ import (
 // A matmul whose batch dimensions hold the dynamic size needs nothing
 // new: its outer loop runs over batch x row chunks, which is
 // proportional to the size, and every matrix has fixed sizes. One whose
-// rows M or columns N are proportional to the size (x@w for a batch of
-// rows x, or w@xT) reads them from %size instead, so that the code is
-// the same at every size:
+// rows M, columns N or sum length K are proportional to the size (x@w
+// for a batch of rows x, w@xT, xT@y) reads them from %size instead, so
+// that the code is the same at every size:
 //
 //   - rows (emitMatMulRows): the outer loop runs over the batch's rows,
 //     [0, batch*M). A range owns the row tiles that start inside it,
@@ -27,9 +27,16 @@ import (
 //   - columns: the outer loop runs over row chunks as in emitMatMul, and
 //     the number of panels, the narrower last panel and the columns the
 //     row loop computes follow N at run time.
+//   - sum length: the number of blocks of k and the last one's length
+//     follow K; at K = 0 the row loop writes the zeros.
 //
 // The tiles, the packing and the order of every sum are those of the
-// fixed-size kernel, so the results are bit-identical to it.
+// fixed-size kernel, so the results are bit-identical to it. The cost:
+// the last M % mmRows rows take up to four passes over each packed panel
+// of B instead of one (a batch of 7 rows: 4, 2 and 1), and the kernel
+// carries those four tiles, which makes it take about 1.2x as long to
+// compile as one static kernel of many rows (BenchmarkDynamicDense
+// compares the speed).
 
 // dynamic reports whether axis k of value v is proportional to the
 // dynamic size.
