@@ -14,19 +14,29 @@ import (
 // recompile. The option may be given for several parameters; all dynamic
 // axes share one size (the batch size), and Call fails if they differ.
 //
-// The function is traced with the dynamic axes at two fixed sizes (61 and
-// 67, so Tensor.Shape reports those while tracing), and the two traces
-// must compile to the same code with every size proportional to the
-// dynamic one. A function that reduces, slices, concatenates or reshapes
-// along the dynamic axis does not, and Call reports which operation
-// depends on the size. A function must also not branch on the dynamic
-// size while tracing: both traces would take the branch the fixed sizes
-// take, whatever the real size.
+// The function is traced with the dynamic axes at two placeholder sizes
+// (61 and 67, which Tensor.Shape reports while tracing), and the kernel
+// reads every loop bound and stride that follows the batch size from it
+// at run time. Elementwise ops and broadcasting, reductions along any
+// axis (the batch axis included), softmax and normalizations, transposes,
+// flattening, concatenations, argmax, slices of the other axes, and
+// matmuls whose rows, columns, sum or batch dimensions follow the batch
+// (x·w for a batch x, a multilayer perceptron, w·xᵀ, xᵀ·y) all qualify,
+// with the static kernel's results (a float sum along the batch axis may
+// round differently, within the tolerance of float sums). The batch size
+// may also be used as a value when the value is a multiple of it, as a
+// mean's divisor is. A function that depends on the size in another way
+// (it slices the batch axis, has it twice in one result, or uses 1/B)
+// makes Call fail, naming the line and the call responsible and why. A
+// function must also not branch on the batch size while tracing: both
+// traces would take the branch the placeholders take, whatever the real
+// size.
 //
 // The trade-off: static shapes (the default) let LLVM specialize each loop
 // to its exact trip count, which matters most for small arrays; a dynamic
-// kernel compiles once for all sizes and runs each loop nest through its
-// range entry point. In interpreted mode (WithInterpreter,
+// kernel compiles once for all sizes, in about the time of one static
+// kernel, and runs each loop nest through its range entry point with the
+// batch size. In interpreted mode (WithInterpreter,
 // GOJIT_DISABLE_JIT, builds without LLVM) nothing is compiled, and each
 // size is traced separately.
 //
@@ -145,17 +155,26 @@ func dynamicArgs(args []any, specs []argSpec, n int) []any {
 	return out
 }
 
-// buildKernel compiles (or finds in the cache) e's executable from its
-// trace, or from its two traces for a dynamic signature.
-func (f *Func) buildKernel(e *entry) (*runtime.Executable, error) {
+// buildKernel builds e's executable from its traces, one trace for a
+// static signature and two for a dynamic one. With acquired, the
+// executable comes held for the caller (see runtime.BuildAcquired).
+func (f *Func) buildKernel(e *entry, acquired bool) (*runtime.Executable, error) {
 	if e.traced2 == nil {
-		exe, err := runtime.Build(e.traced, f.runtimeOptions())
+		build := runtime.Build
+		if acquired {
+			build = runtime.BuildAcquired
+		}
+		exe, err := build(e.traced, f.runtimeOptions())
 		if err != nil {
 			return nil, fmt.Errorf("gojit: %s: compile: %w", f.name, err)
 		}
 		return exe, nil
 	}
-	exe, err := runtime.BuildDynamic(e.traced, e.traced2, dynamicTrace1, dynamicTrace2, f.runtimeOptions())
+	build := runtime.BuildDynamic
+	if acquired {
+		build = runtime.BuildDynamicAcquired
+	}
+	exe, err := build(e.traced, e.traced2, dynamicTrace1, dynamicTrace2, f.runtimeOptions())
 	if err != nil {
 		return nil, fmt.Errorf("gojit: %s: dynamic dimension: %w", f.name, err)
 	}

@@ -113,11 +113,58 @@ func TestDynamicDimErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no axis 3 to make dynamic") {
 		t.Errorf("axis out of range: %v", err)
 	}
-	colSum := func(x *gojit.Tensor) *gojit.Tensor { return x.Sum(0) }
-	h, _ := gojit.Compile(colSum, gojit.WithDynamicDim(0, 0))
-	_, err = h.Call(gojit.New(gojit.Float32, 4, 2))
-	if err == nil || !strings.Contains(err.Error(), "reduce_sum") || !strings.Contains(err.Error(), "depends on the dynamic size") {
-		t.Errorf("sum over the dynamic axis: %v", err)
+}
+
+// TestDynamicDimMessages checks what Call says about functions one kernel
+// cannot serve at every batch size: the user's line and call, what
+// depends on the size, in the user's terms (no IR, no placeholder sizes).
+func TestDynamicDimMessages(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: dynamic dimensions only apply to compiled code")
+	}
+	cases := []struct {
+		name string
+		fn   func(x *gojit.Tensor) *gojit.Tensor
+		want string
+	}{
+		{"slice", func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{1, 0}, []int{x.Shape()[0], 4}) },
+			"Slice: slices the dynamic axis (axis 0 of its result [B-1,4]); one kernel cannot serve every batch size: slice the other axes, or drop WithDynamicDim"},
+		{"outer", func(x *gojit.Tensor) *gojit.Tensor { return x.MatMul(x.Transpose()) },
+			"MatMul: its result [B,B] has the dynamic size in more than one axis"},
+		{"branch", func(x *gojit.Tensor) *gojit.Tensor {
+			if x.Shape()[0] > 64 {
+				return x.Exp()
+			}
+			return x.Neg()
+		}, "records different operations at different batch sizes (does it branch on Tensor.Shape?"},
+		{"inverse", func(x *gojit.Tensor) *gojit.Tensor { return x.Mul(gojit.Scalar(1 / float64(x.Shape()[0]))) },
+			"Mul: uses the batch size in a value that is not a multiple of it"},
+		{"split", func(x *gojit.Tensor) *gojit.Tensor { return x.Reshape(2, -1).Sum(0) },
+			"Reshape: puts the dynamic axis at axis 1 of its result [2,2B]"},
+		{"shapes", func(x *gojit.Tensor) *gojit.Tensor { return x.Add(gojit.Full(gojit.Float32, 1, 3)) },
+			"Add: shapes [6,4] and [3] do not broadcast"},
+		{"fixed_batch", func(x *gojit.Tensor) *gojit.Tensor { return x.Reshape(6, 2, 2) },
+			"the function traces at this batch size but not at every batch size"},
+	}
+	for _, c := range cases {
+		f, err := gojit.Compile(c.fn, gojit.WithDynamicDim(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.Call(gojit.New(gojit.Float32, 6, 4))
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, c.want) || !strings.Contains(msg, "dynamic_test.go:") {
+			t.Errorf("%s: %s\nwant the user's line and %q", c.name, msg, c.want)
+		}
+		for _, leak := range []string{"61", "67", "244", "%", "axes=", "f32[", "reduce_", "matmul"} {
+			if strings.Contains(msg, leak) {
+				t.Errorf("%s: %s\nshows %q", c.name, msg, leak)
+			}
+		}
 	}
 }
 

@@ -30,6 +30,33 @@ func ExampleWithDynamicDim() {
 	// [4] [1 2 3 12]
 }
 
+// A two-layer perceptron over a batch of any size: one kernel for every
+// batch size, the matmuls included.
+func ExampleWithDynamicDim_mlp() {
+	mlp := func(x, w1, b1, w2, b2 *gojit.Tensor) *gojit.Tensor {
+		h := x.MatMul(w1).Add(b1).Relu()
+		return h.MatMul(w2).Add(b2).Relu()
+	}
+	f, _ := gojit.Compile(mlp, gojit.WithDynamicDim(0, 0)) // argument 0, axis 0: the batch
+	w1 := gojit.FromFloat32([]float32{1, -1, 0, 2, 1, -1}, 2, 3)
+	b1 := gojit.FromFloat32([]float32{0, 1, 0}, 3)
+	w2 := gojit.FromFloat32([]float32{1, 0, 2, 1, -1, 1}, 3, 2)
+	b2 := gojit.FromFloat32([]float32{0, -1}, 2)
+	for _, x := range [][]float32{
+		{1, 2},
+		{1, 2, 3, 4, -1, 0},
+	} {
+		out, err := f.Call(gojit.FromFloat32(x, len(x)/2, 2), w1, b1, w2, b2)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(out[0].Shape(), out[0].Float32())
+	}
+	// Output:
+	// [1 2] [9 1]
+	// [3 2] [9 1 15 1 4 1]
+}
+
 // FuncStats.LastMiss says why the latest call traced and compiled.
 func ExampleFunc_Stats() {
 	f, _ := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor { return x.Exp() })

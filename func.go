@@ -532,17 +532,17 @@ func (f *Func) build(e *entry, args []any) error {
 	}
 	g, err := f.trace(traceArgs)
 	if err != nil {
-		return err
+		return f.dynamicTraceError(e, args, err)
 	}
 	traced := time.Since(start)
 	setupCache()
 	if e.dynamic() {
 		if e.traced2, err = f.trace(dynamicArgs(args, e.specs, dynamicTrace2)); err != nil {
-			return err
+			return f.dynamicTraceError(e, args, err)
 		}
 	}
 	e.traced = g
-	exe, err := f.buildKernel(e)
+	exe, err := f.buildKernel(e, false)
 	if err != nil {
 		return err
 	}
@@ -590,15 +590,9 @@ func (f *Func) recordBuild(d time.Duration) {
 // for the caller, who must release it.
 func (f *Func) rebuild(e *entry) (*runtime.Executable, error) {
 	start := time.Now()
-	// As buildKernel (dynamic.go), but acquired.
-	var exe *runtime.Executable
-	var err error
-	if e.traced2 == nil {
-		if exe, err = runtime.BuildAcquired(e.traced, f.runtimeOptions()); err != nil {
-			return nil, fmt.Errorf("gojit: %s: compile: %w", f.name, err)
-		}
-	} else if exe, err = runtime.BuildDynamicAcquired(e.traced, e.traced2, dynamicTrace1, dynamicTrace2, f.runtimeOptions()); err != nil {
-		return nil, fmt.Errorf("gojit: %s: dynamic dimension: %w", f.name, err)
+	exe, err := f.buildKernel(e, true)
+	if err != nil {
+		return nil, err
 	}
 	e.exe.Store(exe)
 	f.rebuilds.Add(1)

@@ -82,8 +82,9 @@
 //
 // The module has two exported entry points: ENTRY(ptr %args), which runs
 // every group in order over its whole range, and ENTRY.range(ptr %args,
-// i64 %group, i64 %start, i64 %end), which runs one group over part of its
-// range so the runtime can split large loops across threads. The group
+// i64 %group, i64 %start, i64 %end, i64 %size), which runs one group over
+// part of its range so the runtime can split large loops across threads
+// (%size is for dynamic modules, below; others ignore it). The group
 // functions are noinline: inlining them into the entry lets LLVM 19's SLP
 // vectorizer miscompile fully unrolled small matmuls (see the regression
 // test TestSLPMiscompileBatchedMatMul in the root package). They also
@@ -92,6 +93,23 @@
 // (float32 exp, softmax) ran about 1.3x faster with 512-bit vectors on the
 // development machine (BenchmarkSoftmax x_stream 0.35 -> 0.48), streaming
 // kernels unchanged.
+//
+// Dynamic modules (GenerateDynamic) serve every size of a dynamic
+// dimension, the batch axis: the runtime traces the function at two
+// sizes, compares the traces node for node and passes the code generator
+// which axes of which values follow the size and which constants are
+// multiples of it (Dynamic). Each group function then takes the size as
+// a last argument, i64 %size, and everything derived from such an axis,
+// loop bounds, strides, coordinates, concat offsets and those constants,
+// is computed from %size (index.dyn, fn.times; once, in the entry block)
+// instead of written as a constant. The outer loop's range is the
+// runtime's to choose, so a module generated at either size is the same
+// text, which the runtime checks. A matmul whose rows, columns or sum
+// length follow the size is tiled as the fixed-size one, with the tile
+// structure computed at run time (matmul_dyn.go). A flat group whose
+// bytes grow with the size carries both its streaming and its plain loop
+// (stream.go), and %size picks one. Static modules are unchanged by all
+// this: the same text as before.
 //
 // A flat elementwise group that moves 2 MiB or more writes its output with
 // non-temporal stores through a 1 KiB aligned stack tile (stream.go): the

@@ -30,6 +30,41 @@ type fn struct {
 	// holds the module's attribute groups beyond #0 and #1, by number.
 	used  map[string]bool
 	attrs map[int]string
+	// dynSize is the dynamic dimension's size in a dynamic module
+	// (GenerateDynamic), 0 otherwise. The values computed from %size
+	// (its multiples that dimensions need, constants that follow it) are
+	// computed once, in pre (the entry block); defined holds their names.
+	dynSize int
+	pre     *strings.Builder
+	defined map[string]bool
+}
+
+// define adds "name = text" to the entry block once, and returns name.
+func (f *fn) define(name, text string) string {
+	if !f.defined[name] {
+		if f.defined == nil {
+			f.defined = map[string]bool{}
+		}
+		f.defined[name] = true
+		fmt.Fprintf(f.pre, "  %s = %s\n", name, text)
+	}
+	return name
+}
+
+// times returns n, a dimension or a product of dimensions, as an LLVM
+// operand: when dynamic, %size times n/size (computed in the entry
+// block), else the constant n. n is then a multiple of the size unless
+// it depends on it some other way, as the square of it; the constant
+// then differs between the runtime's two traces, which it reports.
+func (f *fn) times(n int, dynamic bool) string {
+	if !dynamic || f.dynSize == 0 || n%f.dynSize != 0 {
+		return strconv.Itoa(n)
+	}
+	a := n / f.dynSize
+	if a == 1 {
+		return "%size"
+	}
+	return f.define("%size"+strconv.Itoa(a), "mul nuw nsw i64 %size, "+strconv.Itoa(a))
 }
 
 // Attribute groups of the module: #0 the entry points, #1 the group
@@ -193,12 +228,29 @@ func (f *fn) closeLoop(l *loop) {
 type index struct {
 	key   string // identity for memoization: equal keys denote the same position
 	shape ir.Shape
-	dims  []string // SSA i64 per dimension, "" when not yet computed
-	lin   string   // SSA i64 linear offset, "" when not yet computed
+	// dyn marks the axes proportional to the dynamic size, whose extents
+	// and strides come from %size (fn.times); nil when there are none.
+	dyn  []bool
+	dims []string // SSA i64 per dimension, "" when not yet computed
+	lin  string   // SSA i64 linear offset, "" when not yet computed
 }
 
 func newIndex(key string, shape ir.Shape) *index {
 	return &index{key: key, shape: shape, dims: make([]string, len(shape))}
+}
+
+// extent returns dimension k of ix's shape as an operand.
+func (f *fn) extent(ix *index, k int) string {
+	return f.times(ix.shape[k], ix.dyn != nil && ix.dyn[k])
+}
+
+// stride returns the stride of axis k of ix's shape as an operand.
+func (f *fn) stride(ix *index, k int) string {
+	dynamic := false
+	for j := k + 1; j < len(ix.dyn); j++ {
+		dynamic = dynamic || ix.dyn[j]
+	}
+	return f.times(ix.shape.Strides()[k], dynamic)
 }
 
 // dim returns coordinate k of ix.
@@ -208,13 +260,13 @@ func (f *fn) dim(ix *index, k int) string {
 	}
 	if ix.dims[k] == "" {
 		lin := f.linear(ix)
-		st := ix.shape.Strides()[k]
+		st := f.stride(ix, k)
 		q := lin
-		if st != 1 {
-			q = f.ins("udiv i64 %s, %d", lin, st)
+		if st != "1" {
+			q = f.ins("udiv i64 %s, %s", lin, st)
 		}
 		if k > 0 {
-			q = f.ins("urem i64 %s, %d", q, ix.shape[k])
+			q = f.ins("urem i64 %s, %s", q, f.extent(ix, k))
 		}
 		ix.dims[k] = q
 	}
@@ -226,15 +278,14 @@ func (f *fn) linear(ix *index) string {
 	if ix.lin != "" {
 		return ix.lin
 	}
-	strides := ix.shape.Strides()
 	acc := ""
 	for k, d := range ix.shape {
 		if d == 1 {
 			continue
 		}
 		term := f.dim(ix, k)
-		if strides[k] != 1 {
-			term = f.ins("mul nuw nsw i64 %s, %d", term, strides[k])
+		if st := f.stride(ix, k); st != "1" {
+			term = f.ins("mul nuw nsw i64 %s, %s", term, st)
 		}
 		if acc == "" {
 			acc = term

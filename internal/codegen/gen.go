@@ -27,10 +27,11 @@ type Module struct {
 	Slots []ir.Value
 	// RangeEntry is a second entry point,
 	//
-	//	void RANGE(ptr %args, i64 %group, i64 %start, i64 %end)
+	//	void RANGE(ptr %args, i64 %group, i64 %start, i64 %end, i64 %size)
 	//
 	// that runs one nest over part of its outer loop, so the runtime can
-	// split a large nest across threads.
+	// split a large nest across threads. size is the dynamic dimension's
+	// size in a module from GenerateDynamic; other modules ignore it.
 	RangeEntry string
 	// Groups describes each nest's outer loop, in execution order.
 	Groups []Group
@@ -41,6 +42,10 @@ type Module struct {
 type Group struct {
 	Extent int // the outer loop runs over [0, Extent)
 	Work   int // elements visited in all, to decide whether to split it
+	// Grain is the fewest iterations of the outer loop worth a range
+	// call of their own (1 but for a matmul over rows, see
+	// emitMatMulRows): the runtime splits no finer.
+	Grain int
 }
 
 // Target names the host-specific instructions a module may use. The zero
@@ -70,7 +75,38 @@ func Generate(p *passes.Plan, entry string) (*Module, error) {
 
 // GenerateFor is Generate for a target that may have host-specific
 // instructions.
-func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error) {
+func GenerateFor(p *passes.Plan, entry string, t Target) (*Module, error) {
+	return generate(p, entry, t, nil)
+}
+
+// Dynamic describes a plan traced with its dynamic dimension (the batch
+// axis) at size Size, for a module that serves every size.
+type Dynamic struct {
+	Size int
+	// Axes[v][k] reports that axis k of value v is proportional to the
+	// dynamic size (the runtime finds them by comparing two traces).
+	Axes [][]bool
+	// Scale[v] is a when v is a constant whose value is a times the
+	// dynamic size (the size used as a value, as the divisor of a mean
+	// over the dynamic axis), else 0.
+	Scale []int
+}
+
+// GenerateDynamic is GenerateFor for a plan to be run at every size of
+// its dynamic dimension: every group function takes the size as a last
+// argument, i64 %size, and a matmul whose rows or columns are dynamic
+// reads them from it (matmul_dyn.go), so its code does not depend on the
+// size. The rest of the module is as GenerateFor makes it; the runtime
+// checks that the code does not depend on the size by generating it at
+// two sizes.
+func GenerateDynamic(p *passes.Plan, entry string, t Target, d *Dynamic) (*Module, error) {
+	if d.Size < 2 {
+		return nil, fmt.Errorf("codegen: dynamic size %d: want at least 2", d.Size)
+	}
+	return generate(p, entry, t, d)
+}
+
+func generate(p *passes.Plan, entry string, t Target, d *Dynamic) (mod *Module, err error) {
 	defer func() {
 		// The emitter panics only on an op the plan should not have routed
 		// to it; report that as an error rather than crash the caller.
@@ -104,8 +140,14 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 		gr := &unit{argName: map[ir.Value]string{}}
 		gr.target = t
 		gr.loopIDs = md
+		gr.dyn = d
+		gr.pre = &gr.allocas
+		if d != nil {
+			gr.dynSize = d.Size
+		}
 		name := fmt.Sprintf("%s.g%d", entry, gi)
 		body, extent, outs := gr.emitNest(p, nest)
+		grain := max(gr.grain, 1)
 		wk := 0
 		for _, k := range nest {
 			r := p.Roots[k]
@@ -125,15 +167,23 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 			fmt.Fprintf(&out, "ptr noalias %s, ", outName(len(nest), r))
 			actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[r]))
 		}
-		fmt.Fprintf(&out, "i64 %%start, i64 %%end) #1 {\n")
+		if d != nil {
+			fmt.Fprintf(&out, "i64 %%start, i64 %%end, i64 %%size) #1 {\n")
+		} else {
+			fmt.Fprintf(&out, "i64 %%start, i64 %%end) #1 {\n")
+		}
 		out.WriteString(body)
 		out.WriteString("}\n\n")
-		actuals = append(actuals, "i64 0", "i64 "+strconv.Itoa(extent))
-		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(actuals, ", ")))
-		actuals[len(actuals)-2], actuals[len(actuals)-1] = "i64 %start", "i64 %end"
+		fixed := append(slices.Clip(actuals), "i64 0", "i64 "+strconv.Itoa(extent))
+		actuals = append(slices.Clip(actuals), "i64 %start", "i64 %end")
+		if d != nil {
+			fixed = append(fixed, "i64 "+strconv.Itoa(d.Size))
+			actuals = append(actuals, "i64 %size")
+		}
+		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(fixed, ", ")))
 		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", gi, gi))
 		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", gi, name, strings.Join(actuals, ", ")))
-		groups = append(groups, Group{Extent: extent, Work: wk})
+		groups = append(groups, Group{Extent: extent, Work: wk, Grain: grain})
 		nontemporal = nontemporal || gr.nontemporal
 		for k, d := range gr.decls {
 			decls[k] = d
@@ -155,7 +205,7 @@ func GenerateFor(p *passes.Plan, entry string, t Target) (mod *Module, err error
 	}
 	out.WriteString("  ret void\n}\n\n")
 	rangeEntry := entry + ".range"
-	fmt.Fprintf(&out, "define void @%s(ptr %%args, i64 %%group, i64 %%start, i64 %%end) #0 {\nentry:\n", rangeEntry)
+	fmt.Fprintf(&out, "define void @%s(ptr %%args, i64 %%group, i64 %%start, i64 %%end, i64 %%size) #0 {\nentry:\n", rangeEntry)
 	for i := range slots {
 		fmt.Fprintf(&out, "  %%p%d = getelementptr inbounds ptr, ptr %%args, i64 %d\n", i, i)
 		fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
@@ -209,6 +259,11 @@ func work(g *ir.Graph, r ir.Value) int {
 // unit is the function computing one nest of groups.
 type unit struct {
 	fn
+	// dyn describes the dynamic dimension (GenerateDynamic), nil in a
+	// static module; grain is the nest's Group.Grain, 0 for 1.
+	dyn   *Dynamic
+	grain int
+
 	inputs  []ir.Value // materialized values read, in first-use order
 	argName map[ir.Value]string
 	allocas strings.Builder
@@ -277,14 +332,15 @@ func (gr *group) loadRoot(dt ir.DType, off string) string {
 	return gr.loadAt(dt, gr.out, off)
 }
 
-// loops opens one loop per dimension of shape, the outermost over
-// [%start, %end), and returns the loops and an index whose coordinates are
-// the induction variables.
-func (gr *group) loops(key string, shape ir.Shape) ([]*loop, *index) {
-	ix := newIndex(key, shape)
+// loops opens one loop per dimension of value v's shape, the outermost
+// over [%start, %end), and returns the loops and an index whose
+// coordinates are the induction variables.
+func (gr *group) loops(key string, v ir.Value) ([]*loop, *index) {
+	ix := gr.indexOf(key, v)
+	shape := ix.shape
 	var ls []*loop
-	for k, d := range shape {
-		start, end := "0", strconv.Itoa(d)
+	for k := range shape {
+		start, end := "0", gr.extent(ix, k)
 		if k == 0 {
 			if gr.row != "" {
 				ix.dims[0] = gr.row
@@ -300,6 +356,15 @@ func (gr *group) loops(key string, shape ir.Shape) ([]*loop, *index) {
 		ix.lin = "0"
 	}
 	return ls, ix
+}
+
+// indexOf is newIndex for value v's shape, with its dynamic axes.
+func (gr *group) indexOf(key string, v ir.Value) *index {
+	ix := newIndex(key, gr.g.Nodes[v].Shape)
+	if gr.dyn != nil && int(v) < len(gr.dyn.Axes) {
+		ix.dyn = gr.dyn.Axes[v]
+	}
+	return ix
 }
 
 func (gr *group) closeLoops(ls []*loop) {
@@ -319,10 +384,14 @@ func extentOf(shape ir.Shape) int {
 // When everything fused into it is elementwise, the loop nest is one flat
 // loop over the linear offset: the form LLVM's vectorizer handles best.
 func (gr *group) emitMap(n *ir.Node) int {
-	var ls []*loop
-	var ix *index
 	extent := extentOf(n.Shape)
-	if gr.flat(gr.root) {
+	compute := func(ls []*loop, ix *index) {
+		v := gr.compute(gr.root, ix)
+		gr.storeRoot(n.DType, gr.linear(ix), v)
+		gr.closeLoops(ls)
+	}
+	switch {
+	case gr.flat(gr.root):
 		extent = n.Shape.Size()
 		start, end := "%start", "%end"
 		if gr.row != "" {
@@ -331,37 +400,35 @@ func (gr *group) emitMap(n *ir.Node) int {
 			start = gr.ins("mul nuw nsw i64 %s, %d", gr.row, per)
 			end = gr.ins("add nuw nsw i64 %s, %d", start, per)
 		}
-		if gr.streams(n) {
+		gr.streamOr(n, func() {
 			gr.emitStreamingMap(n, start, end, func(off string) *index {
-				ix := newIndex("r", n.Shape)
+				ix := gr.indexOf("r", gr.root)
 				ix.lin = off
 				return ix
 			})
-			return extent
-		}
-		l := gr.openLoop(start, end)
-		ls = []*loop{l}
-		ix = newIndex("r", n.Shape)
-		ix.lin = l.iv
-	} else if gr.row != "" && len(n.Shape) == 2 && gr.streams(n) {
-		// One row of a nest, contiguous in the output: stream it too.
-		per := n.Shape[1]
-		start := gr.ins("mul nuw nsw i64 %s, %d", gr.row, per)
-		end := gr.ins("add nuw nsw i64 %s, %d", start, per)
-		gr.emitStreamingMap(n, start, end, func(off string) *index {
-			ix := newIndex("r", n.Shape)
-			ix.dims[0] = gr.row
-			ix.dims[1] = gr.ins("sub nuw nsw i64 %s, %s", off, start)
-			ix.lin = off
-			return ix
+		}, func() {
+			l := gr.openLoop(start, end)
+			ix := gr.indexOf("r", gr.root)
+			ix.lin = l.iv
+			compute([]*loop{l}, ix)
 		})
-		return extent
-	} else {
-		ls, ix = gr.loops("r", n.Shape)
+	case gr.row != "" && len(n.Shape) == 2:
+		gr.streamOr(n, func() {
+			// One row of a nest, contiguous in the output: stream it too.
+			per := n.Shape[1]
+			start := gr.ins("mul nuw nsw i64 %s, %d", gr.row, per)
+			end := gr.ins("add nuw nsw i64 %s, %d", start, per)
+			gr.emitStreamingMap(n, start, end, func(off string) *index {
+				ix := gr.indexOf("r", gr.root)
+				ix.dims[0] = gr.row
+				ix.dims[1] = gr.ins("sub nuw nsw i64 %s, %s", off, start)
+				ix.lin = off
+				return ix
+			})
+		}, func() { compute(gr.loops("r", gr.root)) })
+	default:
+		compute(gr.loops("r", gr.root))
 	}
-	v := gr.compute(gr.root, ix)
-	gr.storeRoot(n.DType, gr.linear(ix), v)
-	gr.closeLoops(ls)
 	return extent
 }
 
@@ -424,7 +491,7 @@ func (gr *group) buf(v ir.Value) string {
 func (gr *group) value(v ir.Value, ix *index) string {
 	n := &gr.g.Nodes[v]
 	if n.Op == ir.OpConst {
-		return constLit(n.DType, n.Const)
+		return gr.constant(v)
 	}
 	key := strconv.Itoa(int(v)) + "@" + ix.key
 	if s, ok := gr.memo[key]; ok {
@@ -452,7 +519,7 @@ func (gr *group) compute(v ir.Value, ix *index) string {
 	case ir.KindSource:
 		switch n.Op {
 		case ir.OpConst:
-			return constLit(n.DType, n.Const)
+			return gr.constant(v)
 		case ir.OpIota:
 			return gr.cast(ir.Int64, n.DType, gr.dim(ix, n.Axes[0]))
 		}
@@ -475,6 +542,26 @@ func (gr *group) compute(v ir.Value, ix *index) string {
 		return gr.layout(v, n, ix)
 	}
 	panic(fmt.Sprintf("%s cannot be computed inside a fused loop", ir.FormatNode(gr.g, v)))
+}
+
+// constant returns constant v's value: a literal, or in a dynamic module
+// (Dynamic.Scale) a multiple of %size converted to its dtype once, in the
+// entry block.
+func (gr *group) constant(v ir.Value) string {
+	n := &gr.g.Nodes[v]
+	if gr.dyn == nil || int(v) >= len(gr.dyn.Scale) || gr.dyn.Scale[v] == 0 {
+		return constLit(n.DType, n.Const)
+	}
+	size := gr.times(gr.dyn.Scale[v]*gr.dyn.Size, true)
+	t := regType(n.DType)
+	if t == "i64" {
+		return size
+	}
+	conv := "trunc"
+	if n.DType.IsFloat() {
+		conv = "uitofp"
+	}
+	return gr.define("%const"+strconv.Itoa(int(v)), conv+" i64 "+size+" to "+t)
 }
 
 // innerInvariant reports whether v, computed inside the group's loops,
@@ -508,11 +595,11 @@ func (gr *group) layout(v ir.Value, n *ir.Node, ix *index) string {
 	as := gr.g.Nodes[a].Shape
 	switch n.Op {
 	case ir.OpReshape:
-		in := newIndex("rs"+as.String()+"("+ix.key+")", as)
+		in := gr.indexOf("rs"+as.String()+"("+ix.key+")", a)
 		in.lin = gr.linear(ix)
 		return gr.value(a, in)
 	case ir.OpBroadcast:
-		in := newIndex("bc"+as.String()+"("+ix.key+")", as)
+		in := gr.indexOf("bc"+as.String()+"("+ix.key+")", a)
 		off := len(n.Shape) - len(as)
 		for k, d := range as {
 			if d == 1 {
@@ -526,13 +613,13 @@ func (gr *group) layout(v ir.Value, n *ir.Node, ix *index) string {
 		}
 		return gr.value(a, in)
 	case ir.OpTranspose:
-		in := newIndex("tr"+ir.Shape(n.Axes).String()+"("+ix.key+")", as)
+		in := gr.indexOf("tr"+ir.Shape(n.Axes).String()+"("+ix.key+")", a)
 		for k, p := range n.Axes {
 			in.dims[p] = gr.dim(ix, k)
 		}
 		return gr.value(a, in)
 	case ir.OpSlice:
-		in := newIndex(fmt.Sprintf("sl%v%v(%s)", n.Starts, n.Steps, ix.key), as)
+		in := gr.indexOf(fmt.Sprintf("sl%v%v(%s)", n.Starts, n.Steps, ix.key), a)
 		for k := range as {
 			d := gr.dim(ix, k)
 			if n.Steps[k] != 1 {
@@ -558,34 +645,39 @@ func (gr *group) concat(n *ir.Node, ix *index) string {
 	d := gr.dim(ix, ax)
 	t := regType(n.DType)
 	type part struct {
-		off int
+		off string // the first coordinate along ax that is the operand's
 		val string
 	}
 	var parts []part
-	off := 0
+	off := "0"
 	for _, a := range n.Args {
 		as := gr.g.Nodes[a].Shape
-		size := as[ax]
-		if size == 0 {
+		if as[ax] == 0 {
 			continue
 		}
-		in := newIndex(fmt.Sprintf("cc%d.%d(%s)", ax, off, ix.key), as)
+		in := gr.indexOf(fmt.Sprintf("cc%d.%s(%s)", ax, off, ix.key), a)
+		// The operand's last coordinate along ax; it follows %size
+		// when the axis is dynamic.
+		top := strconv.Itoa(as[ax] - 1)
+		if size := gr.extent(in, ax); !isConst(size) {
+			top = gr.ins("sub nsw i64 %s, 1", size)
+		}
 		for k := range as {
 			if k != ax {
 				in.dims[k] = gr.dim(ix, k)
 				continue
 			}
 			c := d
-			if off != 0 {
-				c = gr.ins("sub i64 %s, %d", d, off)
+			if off != "0" {
+				c = gr.ins("sub i64 %s, %s", d, off)
 				neg := gr.ins("icmp slt i64 %s, 0", c)
 				c = gr.ins("select i1 %s, i64 0, i64 %s", neg, c)
 			}
-			over := gr.ins("icmp sgt i64 %s, %d", c, size-1)
-			in.dims[k] = gr.ins("select i1 %s, i64 %d, i64 %s", over, size-1, c)
+			over := gr.ins("icmp sgt i64 %s, %s", c, top)
+			in.dims[k] = gr.ins("select i1 %s, i64 %s, i64 %s", over, top, c)
 		}
-		parts = append(parts, part{off, gr.value(a, in)})
-		off += size
+		parts = append(parts, part{off, gr.partValue(a, in, gr.extent(in, ax))})
+		off = gr.addC(off, gr.extent(in, ax))
 	}
 	if len(parts) == 0 {
 		// Every operand is empty along the axis, so the output has no
@@ -594,10 +686,33 @@ func (gr *group) concat(n *ir.Node, ix *index) string {
 	}
 	res := parts[len(parts)-1].val
 	for j := len(parts) - 2; j >= 0; j-- {
-		below := gr.ins("icmp slt i64 %s, %d", d, parts[j+1].off)
+		below := gr.ins("icmp slt i64 %s, %s", d, parts[j+1].off)
 		res = gr.ins("select i1 %s, %s %s, %s %s", below, t, parts[j].val, t, res)
 	}
 	return res
+}
+
+// partValue is value(a, in) for an operand of a concat whose size along
+// the axis is size. An operand that follows %size has nothing to read at
+// size 0, so it is read only when not empty (it is then 0, and not
+// selected).
+func (gr *group) partValue(a ir.Value, in *index, size string) string {
+	if isConst(size) {
+		return gr.value(a, in)
+	}
+	dt := gr.g.Nodes[a].DType
+	from, yes, join := gr.cur, gr.newLabel("part"), gr.newLabel("parted")
+	gr.stmt("br i1 %s, label %%%s, label %%%s", gr.ins("icmp sgt i64 %s, 0", size), yes, join)
+	gr.block(yes)
+	saved := gr.memo // values computed here do not dominate the join
+	gr.memo = maps.Clone(saved)
+	v := gr.value(a, in)
+	end := gr.cur
+	gr.stmt("br label %%%s", join)
+	gr.block(join)
+	gr.memo = saved
+	t := regType(dt)
+	return gr.ins("phi %s [ %s, %%%s ], [ %s, %%%s ]", t, v, end, zeroLit(dt), from)
 }
 
 // zeroLit is the zero of dtype dt as an LLVM constant.

@@ -56,6 +56,9 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	dt := n.DType
 	r := an.Shape.Rank()
 	M, K, N := an.Shape[r-2], an.Shape[r-1], bn.Shape[r-1]
+	if gr.dynamic(n.Args[0], r-2) || gr.dynamic(n.Args[0], r-1) || gr.dynamic(n.Args[1], r-1) {
+		return gr.emitMatMulDyn(n)
+	}
 	batch := an.Shape[:r-2].Size()
 	A, B := gr.buf(n.Args[0]), gr.buf(n.Args[1])
 	lanes := 64 / dt.Size()
@@ -70,7 +73,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		b = gr.ins("udiv i64 %s, %d", it.iv, chunks)
 		c = gr.ins("urem i64 %s, %d", it.iv, chunks)
 	}
-	mm := &mmCtx{gr: gr, dt: dt, A: A, B: B, K: K, N: N, lanes: lanes, mm: gr.p.MatMul[gr.p.Group[gr.root]]}
+	mm := &mmCtx{gr: gr, dt: dt, A: A, B: B, K: strconv.Itoa(K), N: strconv.Itoa(N), lanes: lanes, mm: gr.p.MatMul[gr.p.Group[gr.root]]}
 	mm.epilogue = mm.mm >= 0
 	mm.aBase = gr.ins("mul nuw nsw i64 %s, %d", b, M*K)
 	mm.bBase = gr.ins("mul nuw nsw i64 %s, %d", b, K*N)
@@ -136,14 +139,14 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 			gr.stmt("br label %%%s", no)
 			gr.block(no)
 		}
-		partial(func(i0 string) { mm.packTile(tiles, i0, pr, k0, kLen) })
+		partial(func(i0 string) { mm.packTile(tiles, "", i0, pr, k0, kLen) })
 		panels := func(j0 string) {
 			mm.packPanel(k0, kLen, j0)
 			t := gr.openLoop("0", tiles)
 			i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
-			mm.tile(t.iv, i0, j0, kLen, first, mmRows)
+			mm.tile(t.iv, "", i0, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
-			partial(func(i0 string) { mm.tile(tiles, i0, j0, kLen, first, pr) })
+			partial(func(i0 string) { mm.tile(tiles, "", i0, j0, kLen, first, pr) })
 			if mm.epilogue {
 				// After the last block of k, the panel's sums of the
 				// chunk are complete and still in cache.
@@ -173,7 +176,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		// The columns right of the last panel, for the tiled rows.
 		t := gr.openLoop("0", covered)
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
-		mm.row(i, cols, N)
+		mm.row(i, strconv.Itoa(cols), mm.N)
 		if mm.epilogue {
 			mm.applyEpilogue(i, strconv.Itoa(cols), strconv.Itoa(N))
 		}
@@ -182,7 +185,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	// The rows below the last tile, whole, when no shorter tile ran.
 	rest := gr.openLoop(covered, rows)
 	i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
-	mm.row(i, 0, N)
+	mm.row(i, "0", mm.N)
 	if mm.epilogue {
 		mm.applyEpilogue(i, "0", strconv.Itoa(N))
 	}
@@ -209,7 +212,8 @@ type mmCtx struct {
 	dt                  ir.DType
 	A, B                string
 	aBase, bBase, oBase string // offsets of the batch's matrices
-	K, N, lanes         int
+	lanes               int
+	K, N                string   // the sum's length and the columns: constants, or multiples of %size
 	accs                []string // accumulator allocas, reused by every tile
 	pack                string   // the packed block of a panel of B
 	apack               string   // the packed block of the chunk's rows of A
@@ -226,10 +230,10 @@ type mmCtx struct {
 func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
 	gr := mm.gr
 	rs := gr.g.Nodes[gr.root].Shape
-	rowOff := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.N))
+	rowOff := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
 	j := gr.openLoop(jlo, jhi)
 	mm.epis++
-	ix := newIndex("epi"+strconv.Itoa(mm.epis), rs)
+	ix := gr.indexOf("epi"+strconv.Itoa(mm.epis), gr.root)
 	ix.lin = gr.ins("add nuw nsw i64 %s, %s", rowOff, j.iv)
 	ix.dims[len(rs)-1] = j.iv
 	ix.dims[len(rs)-2] = i
@@ -245,7 +249,7 @@ func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
 	k := gr.openLoop("0", kLen)
 	k.noUnroll = true // see row
-	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", k0, k.iv), mm.N))
+	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %s", k0, k.iv), mm.N))
 	src = gr.ins("add nuw nsw i64 %s, %s", src, j0)
 	dst := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.lanes)
 	for v := range mm.nv {
@@ -265,17 +269,19 @@ func (mm *mmCtx) packRows(r0, tiles, k0, kLen string) {
 	gr := mm.gr
 	t := gr.openLoop("0", tiles)
 	i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
-	mm.packTile(t.iv, i0, mmRows, k0, kLen)
+	mm.packTile(t.iv, "", i0, mmRows, k0, kLen)
 	gr.closeLoop(t)
 }
 
 // packTile packs the nr rows from row i0 as tile tl of mm.apack, their
-// nr elements of each k side by side.
-func (mm *mmCtx) packTile(tl, i0 string, nr int, k0, kLen string) {
+// nr elements of each k side by side; sub, unless empty, is the row of the
+// tile's slot where they start (a part of a shorter tile, see
+// mmCtx.partialTile).
+func (mm *mmCtx) packTile(tl, sub, i0 string, nr int, k0, kLen string) {
 	gr, dt := mm.gr, mm.dt
-	dst := gr.ins("mul nuw nsw i64 %s, %d", tl, mm.kc*mmRows)
+	dst := mm.slot(tl, sub)
 	for r := range nr {
-		src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %d", i0, r), mm.K))
+		src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %d", i0, r), mm.K))
 		src = gr.ins("add nuw nsw i64 %s, %s", src, k0)
 		k := gr.openLoop("0", kLen)
 		k.noUnroll = true // see row
@@ -294,13 +300,24 @@ func (mm *mmCtx) zero() string {
 	return "0"
 }
 
+// slot is the offset in mm.apack of tile tl's packed block, or of its
+// part from row sub when sub is not empty.
+func (mm *mmCtx) slot(tl, sub string) string {
+	gr := mm.gr
+	off := gr.ins("mul nuw nsw i64 %s, %d", tl, mm.kc*mmRows)
+	if sub != "" {
+		off = gr.ins("add nuw nsw i64 %s, %s", off, gr.ins("mul nuw nsw i64 %s, %d", sub, mm.kc))
+	}
+	return off
+}
+
 // tile adds the products of the current block of k (kLen of them) to
 // the nr x mm.nv-vector block of the output at row i0 (within the batch's
 // matrix) and column j0, in registers, starting from zero when first is
 // true and from the block's stored partial sums otherwise; A comes from
 // tile t of the packed rows (nr of them, mmRows but for a chunk's last
-// rows), B from the packed panel.
-func (mm *mmCtx) tile(tl, i0, j0, kLen, first string, nr int) {
+// rows), B from the packed panel; sub is as for packTile.
+func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
 	if mm.accs == nil {
 		for range mmRows * mmVecs {
@@ -309,7 +326,7 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string, nr int) {
 	}
 	outPtr := func(r, v int) string {
 		i := gr.ins("add nuw nsw i64 %s, %d", i0, r)
-		o := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.N))
+		o := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
 		o = gr.ins("add nuw nsw i64 %s, %s", o, j0)
 		return gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, gr.out, gr.ins("add nuw nsw i64 %s, %d", o, v*mm.lanes))
 	}
@@ -320,7 +337,7 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string, nr int) {
 			gr.stmt("store %s %s, ptr %s", vt, init, mm.accs[r*mmVecs+v])
 		}
 	}
-	aTile := gr.ins("mul nuw nsw i64 %s, %d", tl, mm.kc*mmRows)
+	aTile := mm.slot(tl, sub)
 	k := gr.openLoop("0", kLen)
 	aK := gr.ins("add nuw nsw i64 %s, %s", aTile, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr))
 	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.lanes)
@@ -347,20 +364,19 @@ func (mm *mmCtx) tile(tl, i0, j0, kLen, first string, nr int) {
 	}
 }
 
-// row computes columns [jlo, jhi) of output row i (within the batch's
+// row computes columns [lo, hi) of output row i (within the batch's
 // matrix) with the k loop outside the j loop, so the inner loop streams a
 // row of B and of the output.
-func (mm *mmCtx) row(i string, jlo, jhi int) {
+func (mm *mmCtx) row(i string, lo, hi string) {
 	gr, dt := mm.gr, mm.dt
-	outRow := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.N))
-	aRow := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %d", i, mm.K))
-	lo, hi := strconv.Itoa(jlo), strconv.Itoa(jhi)
+	outRow := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
+	aRow := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.K))
 	j := gr.openLoop(lo, hi)
 	gr.store(dt, gr.out, gr.ins("add nuw nsw i64 %s, %s", outRow, j.iv), mm.zero())
 	gr.closeLoop(j)
-	k := gr.openLoop("0", strconv.Itoa(mm.K))
+	k := gr.openLoop("0", mm.K)
 	aik := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow, k.iv))
-	bRow := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.N))
+	bRow := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", k.iv, mm.N))
 	j = gr.openLoop(lo, hi)
 	// A short constant j loop inside the k loop would be unrolled fully,
 	// and the SLP vectorizer then spends seconds (22 s for uint8 with

@@ -25,7 +25,7 @@ func (gr *group) emitReduce(n *ir.Node) int {
 	an := &gr.g.Nodes[a]
 	dt := an.DType
 	t := regType(dt)
-	outer, oix := gr.loops("r", n.Shape)
+	outer, oix := gr.loops("r", gr.root)
 	outOff := gr.linear(oix)
 
 	acc := gr.alloca(t)
@@ -37,14 +37,14 @@ func (gr *group) emitReduce(n *ir.Node) int {
 		gr.stmt("store i64 0, ptr %s", idx)
 	}
 
-	in := newIndex("red"+strconv.Itoa(gr.tmp), an.Shape)
+	in := gr.indexOf("red"+strconv.Itoa(gr.tmp), a)
 	kept := reduced(an.Shape.Rank(), n.Axes)
 	for j, k := range kept {
 		in.dims[k] = oix.dims[j]
 	}
 	var inner []*loop
 	for _, k := range n.Axes {
-		l := gr.openLoop("0", strconv.Itoa(an.Shape[k]))
+		l := gr.openLoop("0", gr.extent(in, k))
 		inner = append(inner, l)
 		in.dims[k] = l.iv
 	}
@@ -129,7 +129,7 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 	}
 	extent := 1
 	var ls []*loop
-	in := newIndex("walk"+strconv.Itoa(gr.tmp), shape)
+	in := gr.indexOf("walk"+strconv.Itoa(gr.tmp), a)
 	// When axis 0 is reduced, the outer loop runs over chunks of the last
 	// (kept, contiguous) axis instead, so the runtime can still split the
 	// walk; each chunk folds its own output columns, in the same order.
@@ -155,7 +155,7 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 	// output offset they determine.
 	var outDims []string
 	openAxis := func(k int) {
-		start, end := "0", strconv.Itoa(shape[k])
+		start, end := "0", gr.extent(in, k)
 		if k == last && c0 != "" {
 			start, end = c0, c1
 		}

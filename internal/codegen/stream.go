@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"maps"
 	"strconv"
 
 	"github.com/gojit/gojit/internal/ir"
@@ -34,17 +35,59 @@ const (
 	streamAlign     = 64      // bytes per aligned vector store
 )
 
-// streams reports whether the flat group of root n writes its output with
-// non-temporal stores.
-func (gr *group) streams(n *ir.Node) bool {
+// streamOr emits stream() if the flat group of root n writes its output
+// with non-temporal stores, plain() otherwise. In a dynamic module where
+// the bytes the group moves grow with the batch size, it emits both, and
+// a test of %size picks one at run time.
+func (gr *group) streamOr(n *ir.Node, stream, plain func()) {
+	fixed, perB := gr.moved(n)
+	if fixed < 0 || perB == 0 || fixed >= streamMinBytes {
+		if fixed >= streamMinBytes {
+			stream()
+		} else {
+			plain()
+		}
+		return
+	}
+	// Stream from the first batch size at which the group moves
+	// streamMinBytes.
+	least := (streamMinBytes - fixed + perB - 1) / perB
+	yes, no, join := gr.newLabel("stream"), gr.newLabel("nostream"), gr.newLabel("streamed")
+	gr.stmt("br i1 %s, label %%%s, label %%%s", gr.ins("icmp uge i64 %%size, %d", least), yes, no)
+	// Neither branch's values dominate the other's code or the join.
+	saved := gr.memo
+	gr.memo = maps.Clone(saved)
+	gr.block(yes)
+	stream()
+	gr.stmt("br label %%%s", join)
+	gr.memo = maps.Clone(saved)
+	gr.block(no)
+	plain()
+	gr.stmt("br label %%%s", join)
+	gr.block(join)
+	gr.memo = saved
+}
+
+// moved returns the bytes the flat group of root n moves (its output and
+// the buffers it reads): fixed plus perB times the batch size, perB being
+// 0 but in a dynamic module. fixed is -1 when the group must not stream
+// whatever its size.
+func (gr *group) moved(n *ir.Node) (fixed, perB int) {
 	if _, ok := gr.local[gr.root]; ok || gr.reread[gr.root] { // read again soon
-		return false
+		return -1, 0
 	}
 	esz := memSize(n.DType)
 	if streamTileBytes%esz != 0 {
-		return false
+		return -1, 0
 	}
-	moved := n.Shape.Size() * esz
+	add := func(v ir.Value, bytes int) {
+		if gr.dyn != nil && int(v) < len(gr.dyn.Axes) && gr.dyn.Axes[v] != nil && bytes%gr.dyn.Size == 0 {
+			perB += bytes / gr.dyn.Size
+		} else {
+			fixed += bytes
+		}
+	}
+	add(gr.root, n.Shape.Size()*esz)
 	seen := map[ir.Value]bool{}
 	var walk func(v ir.Value)
 	walk = func(v ir.Value) {
@@ -52,7 +95,7 @@ func (gr *group) streams(n *ir.Node) bool {
 		if v != gr.root && gr.p.Materialized[v] {
 			if !seen[v] {
 				seen[v] = true
-				moved += a.Shape.Size() * memSize(a.DType)
+				add(v, a.Shape.Size()*memSize(a.DType))
 			}
 			return
 		}
@@ -61,7 +104,7 @@ func (gr *group) streams(n *ir.Node) bool {
 		}
 	}
 	walk(gr.root)
-	return moved >= streamMinBytes
+	return fixed, perB
 }
 
 // memSize is the size in bytes of an element of dt in memory.

@@ -45,20 +45,22 @@ static void gojit_call16(uintptr_t fn, P a0, P a1, P a2, P a3, P a4, P a5, P a6,
 
 // gojit_call_range16 is gojit_call_range with the argument array built on
 // the C stack from up to 16 buffers passed as integers, like gojit_call16.
-static void gojit_call_range16(uintptr_t fn, int64_t group, int64_t start, int64_t end,
+static void gojit_call_range16(uintptr_t fn, int64_t group, int64_t start, int64_t end, int64_t size,
 			       P a0, P a1, P a2, P a3, P a4, P a5, P a6, P a7,
 			       P a8, P a9, P a10, P a11, P a12, P a13, P a14, P a15) {
 	void *args[16] = {(void *)a0, (void *)a1, (void *)a2, (void *)a3,
 			  (void *)a4, (void *)a5, (void *)a6, (void *)a7,
 			  (void *)a8, (void *)a9, (void *)a10, (void *)a11,
 			  (void *)a12, (void *)a13, (void *)a14, (void *)a15};
-	((void (*)(void **, int64_t, int64_t, int64_t))fn)(args, group, start, end);
+	((void (*)(void **, int64_t, int64_t, int64_t, int64_t))fn)(args, group, start, end, size);
 }
 
 // gojit_call_range runs one group of a kernel over [start, end): void
-// f(void **args, int64 group, int64 start, int64 end). args must be pinned.
-static void gojit_call_range(uintptr_t fn, uintptr_t args, int64_t group, int64_t start, int64_t end) {
-	((void (*)(void **, int64_t, int64_t, int64_t))fn)((void **)args, group, start, end);
+// f(void **args, int64 group, int64 start, int64 end, int64 size), size
+// being the dynamic dimension's (0 for kernels without one). args must be
+// pinned.
+static void gojit_call_range(uintptr_t fn, uintptr_t args, int64_t group, int64_t start, int64_t end, int64_t size) {
+	((void (*)(void **, int64_t, int64_t, int64_t, int64_t))fn)((void **)args, group, start, end, size);
 }
 
 static void gojit_version(unsigned *maj, unsigned *min, unsigned *patch) {
@@ -293,12 +295,13 @@ func (k *Kernel) Lookup(symbol string) (uintptr, error) {
 }
 
 // CallRange calls the function at addr (from Lookup) as
-// void f(void **args, int64 group, int64 start, int64 end). args must point
-// to memory that may be passed to C under the cgo rules: the pointer array
-// and everything it points to pinned. Safe to call from several goroutines
-// at once on disjoint ranges.
-func CallRange(addr uintptr, args unsafe.Pointer, group, start, end int64) {
-	C.gojit_call_range(C.uintptr_t(addr), C.uintptr_t(uintptr(args)), C.int64_t(group), C.int64_t(start), C.int64_t(end))
+// void f(void **args, int64 group, int64 start, int64 end, int64 size),
+// where size is the dynamic dimension's size for kernels that have one.
+// args must point to memory that may be passed to C under the cgo rules:
+// the pointer array and everything it points to pinned. Safe to call from
+// several goroutines at once on disjoint ranges.
+func CallRange(addr uintptr, args unsafe.Pointer, group, start, end, size int64) {
+	C.gojit_call_range(C.uintptr_t(addr), C.uintptr_t(uintptr(args)), C.int64_t(group), C.int64_t(start), C.int64_t(end), C.int64_t(size))
 	runtime.KeepAlive(args)
 }
 
@@ -306,12 +309,12 @@ func CallRange(addr uintptr, args unsafe.Pointer, group, start, end int64) {
 // MaxDirect buffers, which cross into C as integers exactly as in
 // CallDirect (whose comment gives the rules the buffers must follow), so
 // nothing needs pinning.
-func CallRangeDirect(addr uintptr, ptrs *[MaxDirect]unsafe.Pointer, group, start, end int64) {
+func CallRangeDirect(addr uintptr, ptrs *[MaxDirect]unsafe.Pointer, group, start, end, size int64) {
 	var p [MaxDirect]C.uintptr_t
 	for i, q := range ptrs {
 		p[i] = C.uintptr_t(uintptr(q))
 	}
-	C.gojit_call_range16(C.uintptr_t(addr), C.int64_t(group), C.int64_t(start), C.int64_t(end),
+	C.gojit_call_range16(C.uintptr_t(addr), C.int64_t(group), C.int64_t(start), C.int64_t(end), C.int64_t(size),
 		p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15])
 	runtime.KeepAlive(ptrs)
 }

@@ -71,12 +71,14 @@ func (k *Kernel) CallDirect(ptrs *[MaxDirect]unsafe.Pointer, n int) { panic(ErrU
 func (k *Kernel) Lookup(symbol string) (uintptr, error) { return 0, ErrUnavailable }
 
 // CallRange panics: there is no kernel to call in this build.
-func CallRange(addr uintptr, args unsafe.Pointer, group, start, end int64) { panic(ErrUnavailable) }
+func CallRange(addr uintptr, args unsafe.Pointer, group, start, end, size int64) {
+	panic(ErrUnavailable)
+}
 
 // Init reports ErrUnavailable.
 func Init() error { return ErrUnavailable }
 
 // CallRangeDirect panics: there is no kernel to call in this build.
-func CallRangeDirect(addr uintptr, ptrs *[MaxDirect]unsafe.Pointer, group, start, end int64) {
+func CallRangeDirect(addr uintptr, ptrs *[MaxDirect]unsafe.Pointer, group, start, end, size int64) {
 	panic(ErrUnavailable)
 }

@@ -53,7 +53,13 @@
 // # Dynamic dimensions
 //
 // BuildDynamic makes one executable serve every size of a dynamic dimension
-// from two traces of the same function (dynamic.go): their loop nests must
-// compile to identical code, with every extent and buffer proportional to
-// the size.
+// from two traces of the same function (dynamic.go). It compares the
+// traces node for node to find which axes follow the size, and the code
+// generator reads their extents from the size, which every range call
+// passes (codegen.GenerateDynamic). The two traces' loop nests must then
+// compile to identical code, with every extent, buffer and result
+// dimension an affine function of the size (c + a*B). A matmul over a
+// batch of rows is split over rows, no finer than its Group.Grain. When
+// the code still depends on the size, explain.go finds the user's call
+// responsible from the two traces and says why, in the user's terms.
 package runtime

@@ -14,35 +14,32 @@ import (
 
 // A dynamic executable serves every size B of one dynamic dimension (such as
 // the batch axis). It is built from two traces of the same function at two
-// sizes, b1 and b2. Every group function (the loop nests, which receive
-// their outer range as arguments) must generate identical code at both
-// sizes, and every extent, buffer and output dimension that differs must be
-// proportional to B (a*b1 and a*b2). Then the code does not depend on B:
-// Run calls each group through the range entry over its extent at B, with
+// sizes, b1 and b2. The code generator is told which axes of which values
+// follow B (they differ between the traces) and reads their extents and
+// strides from the size the runtime passes each group function (i64
+// %size; codegen.GenerateDynamic), so every group function must generate
+// identical code at both sizes; and every extent, buffer and output
+// dimension must be an affine function of B with non-negative
+// coefficients (c + a*B). Then the code does not depend on B: Run calls
+// each group through the range entry over its extent at B, passing B, with
 // temporaries sized for B.
 
-// Scaled is a size that is either fixed or proportional to the dynamic
-// size B: Fixed when PerB is zero, PerB*B otherwise.
+// Scaled is a size that follows the dynamic size B: Fixed + PerB*B, both
+// non-negative (PerB is 0 for a fixed size).
 type Scaled struct {
 	Fixed, PerB int
 }
 
 // At returns the size for dynamic size b.
-func (s Scaled) At(b int) int {
-	if s.PerB != 0 {
-		return s.PerB * b
-	}
-	return s.Fixed
-}
+func (s Scaled) At(b int) int { return s.Fixed + s.PerB*b }
 
+// scaled returns the size that is n1 at size b1 and n2 at size b2.
 func scaled(n1, n2, b1, b2 int) (Scaled, bool) {
-	if n1 == n2 {
-		return Scaled{Fixed: n1}, true
-	}
-	if n1%b1 != 0 || n1/b1*b2 != n2 {
+	d, db := n2-n1, b2-b1
+	if d%db != 0 || d/db < 0 || n1-d/db*b1 < 0 {
 		return Scaled{}, false
 	}
-	return Scaled{PerB: n1 / b1}, true
+	return Scaled{Fixed: n1 - d/db*b1, PerB: d / db}, true
 }
 
 // Dynamic describes how a dynamic executable's sizes follow B.
@@ -76,8 +73,9 @@ func canonical(text, entry string) string {
 	return b.String()
 }
 
-// firstDifference names the group function where a and b first differ.
-func firstDifference(a, b string, plan *passes.Plan) string {
+// firstDifference returns the nest whose function is where a and b first
+// differ, or -1 if that is not a nest's function.
+func firstDifference(a, b string, plan *passes.Plan) int {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
 	fn := ""
 	for i := range min(len(la), len(lb)) {
@@ -88,20 +86,21 @@ func firstDifference(a, b string, plan *passes.Plan) string {
 			break
 		}
 	}
-	// "define internal void @NAME.gK(" names group K.
+	// "define internal void @NAME.gK(" is nest K's function.
 	var k int
 	if i := strings.Index(fn, placeholder+".g"); i >= 0 {
-		if _, err := fmt.Sscanf(fn[i+len(placeholder)+2:], "%d", &k); err == nil && k < len(plan.Roots) {
-			return "the loop computing " + ir.FormatNode(plan.Graph, plan.Roots[k])
+		if _, err := fmt.Sscanf(fn[i+len(placeholder)+2:], "%d", &k); err == nil && k < len(plan.Nests) {
+			return k
 		}
 	}
-	return "the generated code"
+	return -1
 }
 
 // BuildDynamic builds the executable for g1 and g2, the same function
 // traced with its dynamic dimension at sizes b1 and b2 (distinct, both at
-// least 2). It fails, naming the loop, when the code depends on the size.
-// Like Build's, its executable may be evicted as soon as it is returned.
+// least 2). When the code depends on the size it fails with an error
+// that names the user's call responsible and why (explain.go). Like
+// Build's, its executable may be evicted as soon as it is returned.
 func BuildDynamic(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executable, error) {
 	e, err := BuildDynamicAcquired(g1, g2, b1, b2, opt)
 	if err != nil {
@@ -129,7 +128,13 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 			return nil, err
 		}
 		plans[i] = passes.Fuse(cg)
-		if mods[i], err = codegen.GenerateFor(plans[i], placeholder, opt.target()); err != nil {
+	}
+	axes, scale := dynamicAxes(plans[0].Graph, plans[1].Graph, b1, b2)
+	for i, b := range []int{b1, b2} {
+		o := opt
+		o.dynamic = &codegen.Dynamic{Size: b, Axes: axes, Scale: scale}
+		var err error
+		if mods[i], err = o.generate(plans[i], placeholder); err != nil {
 			return nil, err
 		}
 		if opt.FastMath {
@@ -138,12 +143,11 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 		texts[i] = canonical(mods[i].Text, placeholder)
 	}
 	if texts[0] != texts[1] {
-		return nil, fmt.Errorf("%s depends on the dynamic size (for example, it reduces, slices or reshapes along the dynamic axis)",
-			firstDifference(texts[0], texts[1], plans[0]))
+		return nil, explain(plans, b1, b2, firstDifference(texts[0], texts[1], plans[0]))
 	}
-	dyn, err := dynamicSizes(plans, mods, b1, b2)
-	if err != nil {
-		return nil, err
+	dyn, group := dynamicSizes(plans, mods, b1, b2)
+	if dyn == nil {
+		return nil, explain(plans, b1, b2, group)
 	}
 	h := sha256.New()
 	cpu, features := llvm.HostCPU()
@@ -153,6 +157,7 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 	var sig [32]byte
 	h.Sum(sig[:0])
 	g, plan := plans[0].Graph, plans[0]
+	opt.dynamic = &codegen.Dynamic{Size: b1, Axes: axes, Scale: scale}
 	return kernels.get(sig, func(disk *diskcache.Store) (*Executable, error) {
 		e, err := compile(g, plan, sig, opt, disk)
 		if err != nil {
@@ -164,23 +169,24 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 }
 
 // dynamicSizes matches every size of the two builds and expresses it as
-// fixed or proportional to B.
-func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*Dynamic, error) {
+// fixed or proportional to B. When one is neither it returns nil and the
+// nest concerned (-1 if none is).
+func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*Dynamic, int) {
 	d := &Dynamic{}
 	g1, g2 := plans[0].Graph, plans[1].Graph
 	if len(g1.Outputs) != len(g2.Outputs) || len(mods[0].Groups) != len(mods[1].Groups) || len(mods[0].Slots) != len(mods[1].Slots) {
-		return nil, fmt.Errorf("the graph's structure depends on the dynamic size")
+		return nil, -1
 	}
 	for j := range g1.Outputs {
 		s1, s2 := g1.Node(g1.Outputs[j]).Shape, g2.Node(g2.Outputs[j]).Shape
 		if len(s1) != len(s2) {
-			return nil, fmt.Errorf("result %d's rank depends on the dynamic size", j)
+			return nil, -1
 		}
 		dims := make([]Scaled, len(s1))
 		for k := range s1 {
 			var ok bool
 			if dims[k], ok = scaled(s1[k], s2[k], b1, b2); !ok {
-				return nil, fmt.Errorf("result %d's dimension %d (%d at size %d, %d at size %d) is not proportional to the dynamic size", j, k, s1[k], b1, s2[k], b2)
+				return nil, -1
 			}
 		}
 		d.Outputs = append(d.Outputs, dims)
@@ -189,32 +195,31 @@ func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*
 		x, y := mods[0].Groups[i], mods[1].Groups[i]
 		ext, ok1 := scaled(x.Extent, y.Extent, b1, b2)
 		wk, ok2 := scaled(x.Work, y.Work, b1, b2)
-		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("loop nest %d runs over %d elements at size %d and %d at size %d: not proportional to the dynamic size",
-				i, x.Extent, b1, y.Extent, b2)
+		if !ok1 || !ok2 || x.Grain != y.Grain {
+			return nil, i
 		}
 		d.extents, d.works = append(d.extents, ext), append(d.works, wk)
 	}
 	_, t1, c1 := planLayout(g1, mods[0])
 	_, t2, c2 := planLayout(g2, mods[1])
 	if len(t1) != len(t2) || len(c1) != len(c2) {
-		return nil, fmt.Errorf("the buffers needed depend on the dynamic size")
+		return nil, -1
 	}
 	for i := range t1 {
 		s, ok := scaled(t1[i], t2[i], b1, b2)
 		if !ok {
-			return nil, fmt.Errorf("temporary buffer %d (%d bytes at size %d, %d at size %d) is not proportional to the dynamic size", i, t1[i], b1, t2[i], b2)
+			return nil, -1
 		}
 		d.temps = append(d.temps, s)
 	}
 	for i := range c1 {
 		s, ok := scaled(c1[i].bytes, c2[i].bytes, b1, b2)
 		if !ok || c1[i].out != c2[i].out || c1[i].src != c2[i].src {
-			return nil, fmt.Errorf("copied result %d is not proportional to the dynamic size", c1[i].out)
+			return nil, -1
 		}
 		d.copies = append(d.copies, s)
 	}
-	return d, nil
+	return d, -1
 }
 
 // growTemps makes fr's temporaries large enough for size b.

@@ -56,6 +56,7 @@ type RangeCall struct {
 	Args   unsafe.Pointer // its argument array (pinned), when not Direct
 	Group  int64
 	Extent int64
+	Size   int64 // the dynamic dimension's size, passed through
 	// Direct passes the buffers in Ptrs as integer arguments
 	// (llvm.CallRangeDirect), so nothing needs pinning; the pool's job
 	// holds them, which keeps them reachable until the loop is done.
@@ -102,10 +103,10 @@ func (p *Pool) RunRange(chunks int, r *RangeCall) {
 
 func (r *RangeCall) chunk(c, n int64) {
 	if r.Direct {
-		llvm.CallRangeDirect(r.Addr, &r.Ptrs, r.Group, r.Extent*c/n, r.Extent*(c+1)/n)
+		llvm.CallRangeDirect(r.Addr, &r.Ptrs, r.Group, r.Extent*c/n, r.Extent*(c+1)/n, r.Size)
 		return
 	}
-	llvm.CallRange(r.Addr, r.Args, r.Group, r.Extent*c/n, r.Extent*(c+1)/n)
+	llvm.CallRange(r.Addr, r.Args, r.Group, r.Extent*c/n, r.Extent*(c+1)/n, r.Size)
 }
 
 // run publishes a loop (p.busy held) and works on it until it is done.

@@ -23,7 +23,7 @@ import (
 
 // Version is gojit's code-generation version. It is part of every
 // signature, so changing the generated code must change it.
-const Version = "gojit-codegen-2"
+const Version = "gojit-codegen-3"
 
 // Options select how a graph is built.
 type Options struct {
@@ -49,12 +49,25 @@ type Options struct {
 	// codegen.Target), as on a host without AVX-512. Tests use it to
 	// check both forms of the code on one machine.
 	Portable bool
+
+	// dynamic describes a dynamic executable's graph
+	// (codegen.GenerateDynamic); nil for static graphs. BuildDynamic
+	// sets it.
+	dynamic *codegen.Dynamic
 }
 
 // target is the code generator's target for opt on this host.
 func (opt Options) target() codegen.Target {
 	_, features := llvm.HostCPU()
 	return codegen.Target{AVX512: !opt.Portable && hasFeatures(features, "+avx512f", "+avx512vl")}
+}
+
+// generate lowers plan to a module with the given entry symbol.
+func (opt Options) generate(plan *passes.Plan, entry string) (*codegen.Module, error) {
+	if opt.dynamic != nil {
+		return codegen.GenerateDynamic(plan, entry, opt.target(), opt.dynamic)
+	}
+	return codegen.GenerateFor(plan, entry, opt.target())
 }
 
 // hasFeatures reports whether an LLVM feature string lists every one of want.
@@ -184,7 +197,10 @@ func (e *Executable) RunAcquired(ins, outs []unsafe.Pointer, o RunOptions) error
 	if e.freed.Load() {
 		panic("runtime: running a freed kernel (Executable run without Acquire)")
 	}
-	b := o.Size
+	b := 0
+	if e.Dynamic != nil {
+		b = o.Size
+	}
 	threads := 1
 	if e.parallel || e.Dynamic != nil {
 		threads = Threads()
@@ -309,15 +325,24 @@ func (e *Executable) callRanges(fr *frame, ins, outs []unsafe.Pointer, b, thread
 		// A chunk per thread, or more for long loops, so that a thread the
 		// host slows down (these are shared virtual machines) leaves its
 		// unclaimed chunks to the others: chunks of at least chunkWork.
-		chunks := max(min(max(threads, work/chunkWork), extent), 1)
+		// No chunk smaller than the nest's grain; when that bounds the
+		// chunks, a multiple of the threads, so that each thread gets as
+		// many.
+		most := extent
+		if g.Grain > 1 {
+			if most = (extent + g.Grain - 1) / g.Grain; most > threads {
+				most = most / threads * threads
+			}
+		}
+		chunks := max(min(max(threads, work/chunkWork), most), 1)
 		if work < parallelWork {
 			chunks = 1
 		}
 		if chunks == 1 && direct {
-			llvm.CallRangeDirect(e.rangeAddr, &ptrs, int64(gi), 0, int64(extent))
+			llvm.CallRangeDirect(e.rangeAddr, &ptrs, int64(gi), 0, int64(extent), int64(b))
 			continue
 		}
-		rc := &RangeCall{Addr: e.rangeAddr, Group: int64(gi), Extent: int64(extent)}
+		rc := &RangeCall{Addr: e.rangeAddr, Group: int64(gi), Extent: int64(extent), Size: int64(b)}
 		if direct {
 			rc.Direct, rc.Ptrs = true, ptrs
 		} else {
@@ -461,7 +486,7 @@ func SymbolName(sig [32]byte) string { return "gojit_" + hex.EncodeToString(sig[
 // a valid entry exists, or compiles it with LLVM and stores the object.
 func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options, disk *diskcache.Store) (*Executable, error) {
 	start := time.Now()
-	mod, err := codegen.GenerateFor(plan, SymbolName(sig), opt.target())
+	mod, err := opt.generate(plan, SymbolName(sig))
 	if err != nil {
 		return nil, err
 	}

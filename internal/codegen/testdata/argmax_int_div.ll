@@ -66,7 +66,7 @@ entry:
   ret void
 }
 
-define void @k_argmax_int_div.range(ptr %args, i64 %group, i64 %start, i64 %end) #0 {
+define void @k_argmax_int_div.range(ptr %args, i64 %group, i64 %start, i64 %end, i64 %size) #0 {
 entry:
   %p0 = getelementptr inbounds ptr, ptr %args, i64 0
   %s0 = load ptr, ptr %p0, align 8

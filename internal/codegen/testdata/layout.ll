@@ -51,7 +51,7 @@ entry:
   ret void
 }
 
-define void @k_layout.range(ptr %args, i64 %group, i64 %start, i64 %end) #0 {
+define void @k_layout.range(ptr %args, i64 %group, i64 %start, i64 %end, i64 %size) #0 {
 entry:
   %p0 = getelementptr inbounds ptr, ptr %args, i64 0
   %s0 = load ptr, ptr %p0, align 8
