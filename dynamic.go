@@ -209,3 +209,70 @@ func (o *outSpec) fits(shape []int, b int) bool {
 	}
 	return true
 }
+
+// emptyCheck is a reduction without an identity (Max, Min, ArgMax,
+// ArgMin) over an axis whose size follows the dynamic one, fixed+per*b: a
+// call at a size that empties the axis is an error, as tracing at that
+// size would be, instead of a kernel returning -Inf or 0.
+type emptyCheck struct {
+	node       *ir.Node // the reduction, in the first trace
+	name       string   // "max"
+	axis       int
+	fixed, per int
+	in1, in2   ir.Shape // its operand's shape in the two traces
+}
+
+var noIdentity = map[ir.Op]string{ir.OpReduceMax: "max", ir.OpReduceMin: "min", ir.OpArgMax: "argmax", ir.OpArgMin: "argmin"}
+
+// emptyChecks finds the reductions of g1 (traced at size dynamicTrace1)
+// without an identity whose reduced axes follow the dynamic size, by
+// comparing them with g2 (traced at dynamicTrace2).
+func emptyChecks(g1, g2 *ir.Graph) []emptyCheck {
+	if len(g1.Nodes) != len(g2.Nodes) {
+		return nil // BuildDynamic reports the difference
+	}
+	var out []emptyCheck
+	for i := range g1.Nodes {
+		n1, n2 := &g1.Nodes[i], &g2.Nodes[i]
+		name, ok := noIdentity[n1.Op]
+		if !ok || n2.Op != n1.Op || len(n1.Args) != 1 {
+			continue
+		}
+		in1, in2 := g1.Nodes[n1.Args[0]].Shape, g2.Nodes[n2.Args[0]].Shape
+		if len(in1) != len(in2) {
+			continue
+		}
+		for _, a := range n1.Axes {
+			d1, d2 := in1[a], in2[a]
+			if d1 == d2 || (d2-d1)%(dynamicTrace2-dynamicTrace1) != 0 {
+				continue
+			}
+			per := (d2 - d1) / (dynamicTrace2 - dynamicTrace1)
+			out = append(out, emptyCheck{node: n1, name: name, axis: a, fixed: d1 - per*dynamicTrace1, per: per, in1: in1, in2: in2})
+		}
+	}
+	return out
+}
+
+// checkEmpty returns the error of the first check whose axis is empty at
+// dynamic size b.
+func checkEmpty(checks []emptyCheck, b int) error {
+	for _, c := range checks {
+		if c.fixed+c.per*b != 0 {
+			continue
+		}
+		shape := c.in1.Clone()
+		for k := range shape {
+			if d1, d2 := c.in1[k], c.in2[k]; d1 != d2 {
+				per := (d2 - d1) / (dynamicTrace2 - dynamicTrace1)
+				shape[k] = d1 - per*dynamicTrace1 + per*b
+			}
+		}
+		call := c.node.Call
+		if call == "" {
+			call = c.name
+		}
+		return fmt.Errorf("%s: %s: %s", c.node.Pos, call, emptyAxis(c.axis, shape, c.name))
+	}
+	return nil
+}

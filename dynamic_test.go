@@ -188,3 +188,46 @@ func TestDynamicDimInterpreted(t *testing.T) {
 		}
 	}
 }
+
+// Max, Min, ArgMax and ArgMin over an axis that a dynamic batch size
+// empties fail at that size, as tracing at that size does, instead of
+// returning -Inf or 0; other sizes run.
+func TestDynamicEmptyReduction(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: dynamic dimensions only apply to compiled code")
+	}
+	var pos string
+	fns := map[string]any{
+		"Max": func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Max(0) },
+		"ArgMax": func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.ArgMax() },
+		"Reduce": func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Reduce(gojit.ReduceMin, true, 0, 1) },
+	}
+	for name, fn := range fns {
+		t.Run(name, func(t *testing.T) {
+			f, err := gojit.Compile(fn, gojit.WithDynamicDim(0, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.Call(gojit.New(gojit.Float32, 3, 2)); err != nil {
+				t.Fatalf("b=3: %v", err)
+			}
+			empty := gojit.New(gojit.Float32, 0, 2)
+			_, err = f.Call(empty)
+			if err == nil || !strings.Contains(err.Error(), pos+": "+name+": axis 0 of shape [0") || !strings.Contains(err.Error(), "is empty") {
+				t.Errorf("b=0: error %v, want one naming %s at %s", err, name, pos)
+			}
+			outs := []*gojit.Array{gojit.New(gojit.Float32, 2)}
+			if name == "ArgMax" {
+				outs[0] = gojit.New(gojit.Int64)
+			} else if name == "Reduce" {
+				outs[0] = gojit.New(gojit.Float32, 1, 1)
+			}
+			if err := f.CallInto(outs, empty); err == nil || !strings.Contains(err.Error(), "is empty") {
+				t.Errorf("CallInto at b=0: error %v, want the empty-axis error", err)
+			}
+			if s := f.Stats(); s.Traces != 1 {
+				t.Errorf("%d traces, want 1", s.Traces)
+			}
+		})
+	}
+}

@@ -70,6 +70,9 @@ type entry struct {
 	// checked is the largest dynamic size whose memory needs were
 	// checked (checkMemory), so that a call checks only a new maximum.
 	checked atomic.Int64
+	// empty lists the reductions a dynamic size can leave with nothing
+	// to reduce (see emptyCheck).
+	empty []emptyCheck
 }
 
 type argSpec struct {
@@ -180,6 +183,11 @@ func (f *Func) Call(args ...any) ([]*Array, error) {
 		}
 		e.checked.Store(int64(b))
 	}
+	if e.empty != nil {
+		if err := checkEmpty(e.empty, b); err != nil {
+			return nil, fmt.Errorf("gojit: %s: %w", f.name, err)
+		}
+	}
 	outs := make([]*Array, len(e.outs))
 	for i, o := range e.outs {
 		outs[i] = New(o.dtype, o.at(b)...)
@@ -249,6 +257,11 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 			return fmt.Errorf("gojit: %s: %w", f.name, err)
 		}
 		e.checked.Store(int64(b))
+	}
+	if e.empty != nil {
+		if err := checkEmpty(e.empty, b); err != nil {
+			return fmt.Errorf("gojit: %s: %w", f.name, err)
+		}
 	}
 	// Hold the kernel for the whole run, so the cache cannot free it
 	// under us. If it has been evicted, rebuild it: rebuild returns a
@@ -542,6 +555,9 @@ func (f *Func) build(e *entry, args []any) error {
 		}
 	}
 	e.traced = g
+	if e.traced2 != nil {
+		e.empty = emptyChecks(e.traced, e.traced2)
+	}
 	exe, err := f.buildKernel(e, false)
 	if err != nil {
 		return err

@@ -108,7 +108,7 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 	}
 	for _, a := range norm {
 		if shape[a] == 0 && kind != ReduceSum && kind != ReduceProd && kind != ReduceMean {
-			return tr.fail(name, pcs, "axis %d of shape %s is empty: the %s of no elements is undefined", a, shape, name)
+			return tr.fail(name, pcs, "%s", emptyAxis(a, shape, name))
 		}
 	}
 	dt := tr.node(x.v).DType
@@ -175,6 +175,12 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		r = tr.add(ir.Node{Op: ir.OpReshape, Args: []ir.Value{r.v}, Shape: kept}, pcs)
 	}
 	return r
+}
+
+// emptyAxis is the error of a reduction without an identity (max, min,
+// argmax, argmin) over an axis of size 0.
+func emptyAxis(axis int, shape ir.Shape, name string) string {
+	return fmt.Sprintf("axis %d of shape %s is empty: the %s of no elements is undefined", axis, shape, name)
 }
 
 // normAxes resolves negative axes and sorts them; duplicates are errors.
