@@ -198,7 +198,7 @@ func TestDynamicEmptyReduction(t *testing.T) {
 	}
 	var pos string
 	fns := map[string]any{
-		"Max": func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Max(0) },
+		"Max":    func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Max(0) },
 		"ArgMax": func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.ArgMax() },
 		"Reduce": func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Reduce(gojit.ReduceMin, true, 0, 1) },
 	}
