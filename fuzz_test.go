@@ -209,7 +209,7 @@ func (b *fuzzBuilder) step() {
 				dt = allDTypes[b.r.next()%len(allDTypes)]
 			}
 			if len(shape) == 0 {
-				c := fuzzScalars[b.r.next()%len(fuzzScalars)]
+				c := fullValue(dt, fuzzScalars[b.r.next()%len(fuzzScalars)], raw)
 				b.op("Full(%v, %v)", dt, c)
 				b.push(fuzzVal{t: gojit.Full(dt, c)})
 				return
@@ -220,7 +220,7 @@ func (b *fuzzBuilder) step() {
 		default:
 			shape := fuzzShapes[b.r.next()%len(fuzzShapes)]
 			dt := allDTypes[b.r.next()%len(allDTypes)]
-			c := fuzzScalars[b.r.next()%len(fuzzScalars)]
+			c := fullValue(dt, fuzzScalars[b.r.next()%len(fuzzScalars)], raw)
 			b.op("Full(%v, %v, %v)", dt, c, shape)
 			b.push(fuzzVal{t: gojit.Full(dt, c, shape...)})
 		}
@@ -329,13 +329,18 @@ func (b *fuzzBuilder) reduce(raw bool) {
 	if k.arg && !raw && len(axes) > 1 {
 		axes = axes[:1]
 	}
+	if !raw && k.kind != gojit.ReduceSum && k.kind != gojit.ReduceMean && k.kind != gojit.ReduceProd && reducesEmpty(x.Shape(), axes) {
+		// Max, Min and the arg reductions of an empty axis are errors;
+		// raw programs keep them to check that both modes refuse them.
+		k = redKinds[0]
+	}
 	r := derived(v)
 	b.op("Reduce(%s, %s, keep=%v, axes=%v)", b.name(v.t), k.name, keep, axes)
 	r.t = x.Reduce(k.kind, keep, axes...)
-	if r.exact() && r.t.DType().IsFloat() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
-		// Float sums are reassociated by the compiled code (a Mean of
-		// integers too: it sums them as float32). A raw op's operand may
-		// be one sumBound does not take, so it is checked for shape only.
+	if r.exact() && x.DType().IsFloat() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
+		// Float sums are reassociated by the compiled code (integer sums,
+		// and so integer Means, are exact). A raw op's operand may be one
+		// sumBound does not take, so it is checked for shape only.
 		if raw {
 			r.chaos = true
 		} else {
@@ -343,6 +348,35 @@ func (b *fuzzBuilder) reduce(raw bool) {
 		}
 	}
 	b.push(r)
+}
+
+// reducesEmpty reports whether reducing shape over axes (all when none)
+// folds an axis of size 0.
+func reducesEmpty(shape, axes []int) bool {
+	for i, d := range shape {
+		if d == 0 && (len(axes) == 0 || slices.Contains(axes, i) || slices.Contains(axes, i-len(shape))) {
+			return true
+		}
+	}
+	return false
+}
+
+// fullValue is c when dt holds it exactly; otherwise, unless raw (which
+// keeps c to check that both modes refuse it), the value a Cast of c gives.
+func fullValue(dt gojit.DType, c float64, raw bool) float64 {
+	r, isInt := intRanges[dt]
+	switch {
+	case raw || dt.IsFloat():
+		return c
+	case dt == gojit.Bool:
+		if c != 0 {
+			return 1
+		}
+		return 0
+	case !isInt || math.IsNaN(c):
+		return 0
+	}
+	return max(r[0], min(r[1], math.Trunc(c)))
 }
 
 func (b *fuzzBuilder) layout(raw bool) {
