@@ -147,18 +147,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 			mm.tile(t.iv, "", i0, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
 			partial(func(i0 string) { mm.tile(tiles, "", i0, j0, kLen, first, pr) })
-			if mm.epilogue {
-				// After the last block of k, the panel's sums of the
-				// chunk are complete and still in cache.
-				epi, skip := gr.newLabel("epi"), gr.newLabel("noepi")
-				gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, skip)
-				gr.block(epi)
-				t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, rows))
-				mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
-				gr.closeLoop(t)
-				gr.stmt("br label %%%s", skip)
-				gr.block(skip)
-			}
+			mm.epilogueAfterK(lastK, r0, rows, j0, lanes)
 		}
 		if full > 0 {
 			mm.nv = mmVecs
@@ -227,6 +216,24 @@ type mmCtx struct {
 // applyEpilogue replaces elements [jlo, jhi) of row i (within the batch's
 // matrix) of the root's buffer, which hold the matmul's results, with the
 // root computed from them.
+// epilogueAfterK applies the epilogue to rows r0 .. r0+rows of the
+// panel at column j0 when lastK says this was the last block of k: the
+// panel's sums of the chunk are then complete and still in cache.
+func (mm *mmCtx) epilogueAfterK(lastK, r0, rows, j0 string, lanes int) {
+	if !mm.epilogue {
+		return
+	}
+	gr := mm.gr
+	epi, skip := gr.newLabel("epi"), gr.newLabel("noepi")
+	gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, skip)
+	gr.block(epi)
+	t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, rows))
+	mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
+	gr.closeLoop(t)
+	gr.stmt("br label %%%s", skip)
+	gr.block(skip)
+}
+
 func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
 	gr := mm.gr
 	rs := gr.g.Nodes[gr.root].Shape

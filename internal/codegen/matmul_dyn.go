@@ -225,18 +225,7 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 			mm.partialTile(pr, func(sub string, nr int) {
 				mm.tile(tiles, sub, gr.ins("add nuw nsw i64 %s, %s", i0, sub), j0, kLen, first, nr)
 			})
-			if mm.epilogue {
-				// After the last block of k, the panel's sums of the
-				// chunk are complete and still in cache.
-				epi, noepi := gr.newLabel("epi"), gr.newLabel("noepi")
-				gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, noepi)
-				gr.block(epi)
-				t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, rows))
-				mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
-				gr.closeLoop(t)
-				gr.stmt("br label %%%s", noepi)
-				gr.block(noepi)
-			}
+			mm.epilogueAfterK(lastK, r0, rows, j0, lanes)
 		}
 		mm.nv = mmVecs
 		p := gr.openLoop("0", gr.udivC(mm.N, panel))
