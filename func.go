@@ -96,6 +96,10 @@ var tensorType = reflect.TypeFor[*Tensor]()
 var tensorSliceType = reflect.TypeFor[[]*Tensor]()
 var errorType = reflect.TypeFor[error]()
 
+// errNilFunc is what the methods of a nil *Func return: the usual cause is
+// a Compile error that was not checked.
+var errNilFunc = errors.New("gojit: method called on a nil *Func (did Compile return an error?)")
+
 // ErrArgs is wrapped by the errors Call returns for arguments that do not
 // fit the function: wrong count, wrong type, or a malformed Array.
 var ErrArgs = errors.New("bad arguments")
@@ -312,6 +316,9 @@ func copyArray(dst, src *Array) {
 // the same signature as the previous call, compares against it without
 // allocating.
 func (f *Func) lookup(args []any) (*entry, int, error) {
+	if f == nil {
+		return nil, 0, errNilFunc
+	}
 	if len(args) != len(f.params) {
 		return nil, 0, fmt.Errorf("gojit: %s: %w: got %d arguments, want %d", f.name, ErrArgs, len(args), len(f.params))
 	}
@@ -753,6 +760,9 @@ type FuncStats struct {
 
 // Stats returns the Func's counters.
 func (f *Func) Stats() FuncStats {
+	if f == nil {
+		return FuncStats{}
+	}
 	f.mu.Lock()
 	n, why := len(f.entries), f.lastMiss
 	f.mu.Unlock()

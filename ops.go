@@ -35,6 +35,9 @@ func Full(dt DType, v float64, shape ...int) *Tensor {
 func Iota(dt DType, axis int, shape ...int) *Tensor {
 	pcs := callers()
 	tr := newTracer()
+	if axis < -len(shape) || axis >= len(shape) {
+		return tr.fail("Iota", pcs, "axis %d out of range for shape %s", axis, ir.Shape(shape))
+	}
 	if axis < 0 {
 		axis += len(shape)
 	}
@@ -148,7 +151,7 @@ func promote(tr *tracer, op ir.Op, pcs [6]uintptr, a, b *Tensor, floatOnly bool)
 
 func (t *Tensor) binary(op ir.Op, o *Tensor, pcs [6]uintptr) *Tensor {
 	name := op.String()
-	if t.weak && o != nil && o.weak {
+	if t != nil && t.weak && o != nil && o.weak {
 		if v, ok := foldWeak(op, t.val, o.val); ok {
 			return Scalar(v)
 		}

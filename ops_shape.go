@@ -413,6 +413,9 @@ func Concat(axis int, ts ...*Tensor) *Tensor {
 		args[i] = u.v
 	}
 	rank := tr.node(args[0]).Shape.Rank()
+	if axis < -rank || axis >= rank {
+		return tr.fail("concat", pcs, "axis %d out of range for rank %d", axis, rank)
+	}
 	if axis < 0 {
 		axis += rank
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -232,4 +233,63 @@ func TestResultLargerThanMemory(t *testing.T) {
 	if _, err := f.Call(af32(1, 2, 3, 4)); err == nil || !strings.Contains(err.Error(), "BroadcastTo makes f32[1099511627776,4]") {
 		t.Errorf("interpreted Call error %v, want one naming BroadcastTo", err)
 	}
+}
+
+// Every method of a nil *Tensor (a variable never assigned) and of a nil
+// *Func records or returns an error instead of panicking.
+func TestNilReceivers(t *testing.T) {
+	tt := reflect.TypeFor[*gojit.Tensor]()
+	for i := range tt.NumMethod() {
+		m := tt.Method(i)
+		t.Run(m.Name, func(t *testing.T) {
+			fn := func(x *gojit.Tensor) *gojit.Tensor {
+				var nilT *gojit.Tensor
+				args := []reflect.Value{reflect.ValueOf(nilT)}
+				for k := 1; k < m.Type.NumIn(); k++ {
+					in := m.Type.In(k)
+					switch {
+					case m.Type.IsVariadic() && k == m.Type.NumIn()-1:
+					case in == tt:
+						args = append(args, reflect.ValueOf(x))
+					default:
+						args = append(args, reflect.Zero(in))
+					}
+				}
+				out := m.Func.Call(args)
+				if len(out) == 1 && out[0].Type() == tt {
+					return x.Add(out[0].Interface().(*gojit.Tensor).Cast(gojit.Float32).Sum().Reshape(1))
+				}
+				return x // accessors: DType, Shape, Rank, String
+			}
+			_, err := runBothNoPanic(t, fn, af32(1))
+			if err != nil && !strings.Contains(err.Error(), "nil *Tensor") && !strings.Contains(err.Error(), "needs a tensor operand") {
+				t.Errorf("error %v does not name the nil *Tensor", err)
+			}
+		})
+	}
+	var f *gojit.Func
+	if _, err := f.Call(af32(1)); err == nil || !strings.Contains(err.Error(), "nil *Func") {
+		t.Errorf("nil Func Call: %v", err)
+	}
+	if err := f.CallInto(nil, af32(1)); err == nil {
+		t.Error("nil Func CallInto: no error")
+	}
+	if _, err := f.Lower(af32(1)); err == nil {
+		t.Error("nil Func Lower: no error")
+	}
+	_ = f.Stats()
+}
+
+// runBothNoPanic calls fn compiled and interpreted and requires the same
+// outcome; a panic while tracing fails the test.
+func runBothNoPanic(t *testing.T, fn any, args ...*gojit.Array) ([]*gojit.Array, error) {
+	t.Helper()
+	comp, _, cerr, rerr := runBoth(t, fn, anyArgs(args))
+	if (cerr == nil) != (rerr == nil) {
+		t.Fatalf("compiled %v, interpreted %v", cerr, rerr)
+	}
+	if cerr != nil && strings.Contains(cerr.Error(), "panicked") {
+		t.Fatalf("panic: %v", cerr)
+	}
+	return comp, cerr
 }
