@@ -1,7 +1,9 @@
 package gojit_test
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -229,5 +231,119 @@ func TestDynamicEmptyReduction(t *testing.T) {
 				t.Errorf("%d traces, want 1", s.Traces)
 			}
 		})
+	}
+}
+
+// Found in review. Two dynamic functions whose kernels are the same code
+// but whose results come from different inputs (x.Exp(), y and x.Exp(), x)
+// shared one cache entry, so the second returned the first one's wiring.
+func TestDynamicSignatureSeesWiring(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: dynamic dimensions only apply to compiled code")
+	}
+	opts := []gojit.Option{gojit.WithDynamicDim(0, 0), gojit.WithDynamicDim(1, 0)}
+	fy, _ := gojit.Compile(func(x, y *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) { return x.Exp(), y }, opts...)
+	fx, _ := gojit.Compile(func(x, y *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) { return x.Exp(), x }, opts...)
+	x, y := gojit.FromFloat32([]float32{1, 2, 3, 4}), gojit.FromFloat32([]float32{5, 6, 7, 8})
+	a, err := fy.Call(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fx.Call(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(a[1], b[1]); got != fmt.Sprint(y, x) {
+		t.Errorf("second results %s, want %s", got, fmt.Sprint(y, x))
+	}
+}
+
+// Found in review. A slice with fixed bounds along the dynamic axis has
+// the same shape at both trace sizes (its bounds are clamped), so it used
+// to compile, then read past its operand at smaller batches (or crash at
+// a batch of 0). Squeeze() without axes would drop the dynamic axis at a
+// batch of 1. Both are errors now; whole-axis slices and named squeezes
+// still work.
+func TestDynamicSizeDependentCalls(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: dynamic dimensions only apply to compiled code")
+	}
+	var pos string
+	bad := map[string]struct {
+		fn   any
+		want string
+	}{
+		"slice_first_16":  {func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Slice([]int{0}, []int{16}) }, "Slice: slices the dynamic axis (axis 0 of its operand [B,4]) to a fixed size, 16"},
+		"slice_first_row": {func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Slice([]int{0}, []int{1}) }, "Slice: slices the dynamic axis"},
+		"slice_step_2":    {func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Slice([]int{0}, []int{1 << 30}, 2) }, "Slice: slices the dynamic axis"},
+		"squeeze_all":     {func(x *gojit.Tensor) *gojit.Tensor { pos = hereAt(0); return x.Reshape(-1, 1, 4).Squeeze() }, "Squeeze(): squeezes every axis of size 1 of [B,1,4]"},
+	}
+	for name, c := range bad {
+		t.Run(name, func(t *testing.T) {
+			f, err := gojit.Compile(c.fn, gojit.WithDynamicDim(0, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range []int{3, 0, 1} {
+				_, err := f.Call(gojit.New(gojit.Float32, b, 4))
+				if err == nil || !strings.Contains(err.Error(), pos+": "+c.want) {
+					t.Errorf("b=%d: error %v, want %q at %s", b, err, c.want, pos)
+				}
+			}
+		})
+	}
+	good := map[string]any{
+		"slice_whole_batch": func(x *gojit.Tensor) *gojit.Tensor { return x.Slice([]int{0, 1}, []int{1 << 30, 3}) },
+		"squeeze_named":     func(x *gojit.Tensor) *gojit.Tensor { return x.Reshape(-1, 1, 4).Squeeze(1) },
+	}
+	for name, fn := range good {
+		t.Run(name, func(t *testing.T) {
+			dyn, _ := gojit.Compile(fn, gojit.WithDynamicDim(0, 0))
+			static, _ := gojit.Compile(fn)
+			for _, b := range []int{3, 0, 1, 100} {
+				x := gojit.New(gojit.Float32, b, 4)
+				for i := range x.Float32() {
+					x.Float32()[i] = float32(i)
+				}
+				got, err := dyn.Call(x)
+				if err != nil {
+					t.Fatalf("b=%d: %v", b, err)
+				}
+				want, _ := static.Call(x)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("b=%d: got %v, want %v", b, got, want)
+				}
+			}
+		})
+	}
+}
+
+// Found in review: a dynamic kernel's intermediates grow with the batch,
+// and the memory check counted them at the trace size, so a call whose
+// intermediates could never fit died with Go's out-of-memory error (or a
+// makeslice panic that left the kernel held). They are counted at the
+// call's size now.
+func TestDynamicIntermediatesMemoryChecked(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("no LLVM in this build: dynamic dimensions only apply to compiled code")
+	}
+	if _, err := os.Stat("/proc/meminfo"); err != nil {
+		t.Skip("the machine's memory is only known on Linux")
+	}
+	const H = 1 << 34 // a hidden layer of 2^36 bytes per row
+	fn := func(x *gojit.Tensor) *gojit.Tensor {
+		h := x.Mul(gojit.Full(gojit.Float32, 1, 1, H))
+		return h.MatMul(gojit.Full(gojit.Float32, 1, H, 1))
+	}
+	f, err := gojit.Compile(fn, gojit.WithDynamicDim(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Even a batch of 0 needs the second operand, packed: 2^36 bytes.
+	for _, b := range []int{1, 3, 0, 2} {
+		_, err := f.Call(gojit.New(gojit.Float32, b, 1))
+		if err == nil || !strings.Contains(err.Error(), "of intermediate values), more than this machine's") {
+			t.Errorf("b=%d: error %v, want the memory error", b, err)
+		}
 	}
 }

@@ -67,8 +67,9 @@ type entry struct {
 	outs    []outSpec
 	ready   chan struct{}
 	err     error
-	// checked is the largest dynamic size whose memory needs were
-	// checked (checkMemory), so that a call checks only a new maximum.
+	// checked is one more than the largest dynamic size whose memory
+	// needs were checked (checkMemory), so that a call checks only a new
+	// maximum.
 	checked atomic.Int64
 	// empty lists the reductions a dynamic size can leave with nothing
 	// to reduce (see emptyCheck).
@@ -181,11 +182,11 @@ func (f *Func) Call(args ...any) ([]*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.dyn && int64(b) > e.checked.Load() {
+	if e.dyn && int64(b) >= e.checked.Load() {
 		if err := checkMemory(e.exe.Load(), e.outs, b); err != nil {
 			return nil, fmt.Errorf("gojit: %s: %w", f.name, err)
 		}
-		e.checked.Store(int64(b))
+		e.checked.Store(int64(b) + 1)
 	}
 	if e.empty != nil {
 		if err := checkEmpty(e.empty, b); err != nil {
@@ -256,11 +257,11 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 	for _, o := range targets {
 		optr = append(optr, o.ptr)
 	}
-	if e.dyn && int64(b) > e.checked.Load() {
+	if e.dyn && int64(b) >= e.checked.Load() {
 		if err := checkMemory(e.exe.Load(), e.outs, b); err != nil {
 			return fmt.Errorf("gojit: %s: %w", f.name, err)
 		}
-		e.checked.Store(int64(b))
+		e.checked.Store(int64(b) + 1)
 	}
 	if e.empty != nil {
 		if err := checkEmpty(e.empty, b); err != nil {
@@ -279,9 +280,7 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 			return err
 		}
 	}
-	err := exe.RunAcquired(ins, optr, runtime.RunOptions{Size: b, Threads: f.cfg.threads})
-	exe.Release()
-	if err != nil {
+	if err := runHeld(exe, ins, optr, runtime.RunOptions{Size: b, Threads: f.cfg.threads}); err != nil {
 		return fmt.Errorf("gojit: %s: %w", f.name, err)
 	}
 	for _, j := range fixup {
@@ -289,6 +288,14 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 	}
 	f.calls.Add(1)
 	return nil
+}
+
+// runHeld runs exe, which the caller has acquired, and releases it even if
+// the run panics: a hold left behind would keep an evicted kernel from
+// ever being freed, and its rebuild waiting for it forever.
+func runHeld(exe *runtime.Executable, ins, outs []unsafe.Pointer, ro runtime.RunOptions) error {
+	defer exe.Release()
+	return exe.RunAcquired(ins, outs, ro)
 }
 
 func (f *Func) aliases(o *Array, earlier []*Array, args []any) bool {
@@ -688,6 +695,9 @@ func (f *Func) trace(args []any) (g *ir.Graph, err error) {
 	for i := range tr.g.Nodes {
 		if n := &tr.g.Nodes[i]; n.Pos == "" {
 			n.Pos, n.Call = userSite(tr.pcs[i])
+			if c, ok := tr.calls[ir.Value(i)]; ok {
+				n.Call = c
+			}
 		}
 	}
 	return &tr.g, nil

@@ -2,6 +2,7 @@ package gojit
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -45,17 +46,18 @@ var machineMemory = sync.OnceValue(func() int64 {
 
 // checkMemory fails when the buffers exe allocates for one call cannot fit
 // in the machine's memory: its results (at dynamic size b) and, compiled,
-// its arena of intermediates, or, interpreted, its largest value.
+// its arena of intermediates (at size b), or, interpreted, its largest
+// value.
 func checkMemory(exe *runtime.Executable, outs []outSpec, b int) error {
 	limit := machineMemory()
 	if limit == 0 {
 		return nil
 	}
-	var total int64
+	var results int64
 	big, bigBytes := -1, int64(0)
 	for j, o := range outs {
 		n := int64(ir.Shape(o.at(b)).Size()) * int64(o.dtype.Size())
-		total += n
+		results += n
 		if n > bigBytes {
 			big, bigBytes = j, n
 		}
@@ -64,31 +66,37 @@ func checkMemory(exe *runtime.Executable, outs []outSpec, b int) error {
 	if big >= 0 {
 		node = exe.Graph.Node(exe.Graph.Outputs[big])
 	}
+	var temps int64
 	if exe.Interpreted() {
+		// The interpreter keeps whole values; at least the largest one
+		// is alive at once.
 		for i := range exe.Graph.Nodes {
 			n := &exe.Graph.Nodes[i]
 			if nb := int64(n.Shape.Size()) * int64(n.DType.Size()); nb > bigBytes {
 				node, bigBytes = n, nb
 			}
 		}
-		total = max(total, bigBytes)
+		temps = bigBytes
 	} else {
-		total += int64(exe.ArenaBytes)
+		temps = int64(exe.ArenaBytesAt(b))
 	}
+	total := results + temps
 	if total <= limit {
 		return nil
 	}
-	what := "its buffers"
-	if node != nil {
-		what = fmt.Sprintf("%s%s (%s)", node.DType, node.Shape, byteSize(bigBytes))
+	msg := fmt.Sprintf("needs %s of memory for one call (%s of results, %s of intermediate values), more than this machine's %s",
+		byteSize(total), byteSize(results), byteSize(temps), byteSize(limit))
+	if node != nil && bigBytes > 0 {
+		what := fmt.Sprintf("%s%s (%s)", node.DType, node.Shape, byteSize(bigBytes))
 		if node.Call != "" {
 			what = node.Call + " makes " + what
 		}
 		if node.Pos != "" {
 			what = node.Pos + ": " + what
 		}
+		msg += "; the largest value: " + what
 	}
-	return fmt.Errorf("needs %s of memory for one call, more than this machine's %s: %s", byteSize(total), byteSize(limit), what)
+	return errors.New(msg)
 }
 
 // byteSize formats n bytes as "4.0 TiB".

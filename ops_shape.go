@@ -338,7 +338,16 @@ func (t *Tensor) Squeeze(axes ...int) *Tensor {
 			out = append(out, d)
 		}
 	}
-	return tr.add(ir.Node{Op: ir.OpReshape, Args: []ir.Value{x.v}, Shape: out}, pcs)
+	r := tr.add(ir.Node{Op: ir.OpReshape, Args: []ir.Value{x.v}, Shape: out}, pcs)
+	if len(axes) == 0 && r.v != poison {
+		// Which axes it drops depends on sizes: WithDynamicDim needs to
+		// know (a batch of 1 would be dropped).
+		if tr.calls == nil {
+			tr.calls = map[ir.Value]string{}
+		}
+		tr.calls[r.v] = "Squeeze()"
+	}
+	return r
 }
 
 // Slice takes t[starts[i]:stops[i]:steps[i]] along every axis i, like a

@@ -36,6 +36,9 @@ type tracer struct {
 	errs     []error
 	params   bool // whether the graph has parameters (a real trace, not constants)
 	imported map[importKey]ir.Value
+	// calls overrides the public call userSite finds for some nodes, to
+	// say more: "Squeeze()" for a Squeeze without axes.
+	calls map[ir.Value]string
 }
 
 type importKey struct {

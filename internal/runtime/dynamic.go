@@ -119,10 +119,15 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 	var plans [2]*passes.Plan
 	var texts [2]string
 	var mods [2]*codegen.Module
-	for i, g := range []*ir.Graph{g1, g2} {
+	for _, g := range []*ir.Graph{g1, g2} {
 		if err := ir.Verify(g); err != nil {
 			return nil, err
 		}
+	}
+	if err := sizeDependentCalls(g1, g2, b1, b2); err != nil {
+		return nil, err
+	}
+	for i, g := range []*ir.Graph{g1, g2} {
 		cg, err := passes.Optimize(g, opt.Passes)
 		if err != nil {
 			return nil, err
@@ -154,6 +159,13 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 	fmt.Fprintf(h, "%s\x00dynamic %d\x00O%d\x00fast-math=%t\x00%s\x00%s\x00%s\x00llvm %s\x00", Version, b1, opt.OptLevel, opt.FastMath, opt.target(), cpu, features, llvm.Version())
 	h.Write([]byte(texts[0]))
 	fmt.Fprintf(h, "\x00%v", dyn.Outputs)
+	// The module text does not say which parameter or temporary a result
+	// is copied from (a function returning one of its inputs): the two
+	// graphs' canonical texts do, as Signature's does for static code.
+	for _, p := range plans {
+		h.Write([]byte{0})
+		h.Write([]byte(ir.Print(p.Graph, false)))
+	}
 	var sig [32]byte
 	h.Sum(sig[:0])
 	g, plan := plans[0].Graph, plans[0]
@@ -222,10 +234,24 @@ func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*
 	return d, -1
 }
 
+// ArenaBytesAt is the size of the intermediates one call keeps in memory
+// when the dynamic dimension is b (ArenaBytes for a static executable).
+func (e *Executable) ArenaBytesAt(b int) int {
+	if e.Dynamic == nil {
+		return e.ArenaBytes
+	}
+	n := 0
+	for _, t := range e.Dynamic.temps {
+		n += t.At(b)
+	}
+	return n
+}
+
 // growTemps makes fr's temporaries large enough for size b.
 func (d *Dynamic) growTemps(fr *frame, b int) {
 	for i, t := range d.temps {
-		if words := (t.At(b) + 7) / 8; len(fr.temps[i]) < words {
+		// At least one word, so that no kernel is handed a nil pointer.
+		if words := max((t.At(b)+7)/8, 1); len(fr.temps[i]) < words {
 			fr.temps[i] = make([]uint64, words)
 		}
 	}

@@ -66,6 +66,43 @@ func sizeMultiple(dt ir.DType, c1, c2 ir.Const, b1, b2 int) int {
 	return 0
 }
 
+// sizeDependentCalls finds, in the traces g1 and g2 before optimization,
+// calls that one kernel cannot serve although both traces compile to the
+// same code:
+//   - a slice of the dynamic axis to a fixed size: its bounds are clamped
+//     when traced, so x.Slice([]int{0}, []int{16}) has the shape [16,4] at
+//     both trace sizes, while at a batch of 3 it would read past x;
+//   - Squeeze() without axes of a tensor with the dynamic axis: at a batch
+//     of 1 it would drop that axis too.
+func sizeDependentCalls(g1, g2 *ir.Graph, b1, b2 int) error {
+	if firstMismatch(g1, g2) >= 0 {
+		return nil // explain reports it
+	}
+	w := &why{g1: g1, g2: g2, b1: b1, b2: b2}
+	for v := range g1.Nodes {
+		n1, n2 := &g1.Nodes[v], &g2.Nodes[v]
+		if len(n1.Args) == 0 {
+			continue
+		}
+		a1, a2 := g1.Node(n1.Args[0]).Shape, g2.Node(n2.Args[0]).Shape
+		switch {
+		case n1.Op == ir.OpSlice && len(a1) == len(a2):
+			// A result that follows B in some other way is explained
+			// later, from the code's difference.
+			for k := range a1 {
+				if a1[k] != a2[k] && n1.Shape[k] == n2.Shape[k] {
+					return w.fail(n1, fmt.Sprintf("slices the dynamic axis (axis %d of its operand %s) to a fixed size, %d", k, w.shape(n1.Args[0]), n1.Shape[k]),
+						"slice the other axes")
+				}
+			}
+		case n1.Call == "Squeeze()" && !a1.Equal(a2):
+			return w.fail(n1, fmt.Sprintf("squeezes every axis of size 1 of %s, and at a batch size of 1 that would include the dynamic axis", w.shape(n1.Args[0])),
+				"name the axes to squeeze")
+		}
+	}
+	return nil
+}
+
 // firstMismatch returns the first node at which g1 and g2 differ in more
 // than sizes and constants' values (len(g1.Nodes) when one has fewer
 // nodes or other outputs), or -1 when they correspond.

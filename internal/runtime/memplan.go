@@ -111,9 +111,11 @@ func (e *Executable) arenaLayout() (offsets []int, size int) {
 }
 
 // newFrame allocates a call frame whose temporaries are views of one arena.
+// A dynamic executable's temporaries are left to growTemps, which sizes
+// them for each call's batch instead of the trace's.
 func (e *Executable) newFrame() *frame {
 	fr := &frame{args: make([]unsafe.Pointer, len(e.slots)), temps: make([][]uint64, len(e.tempBytes))}
-	if e.ArenaBytes > 0 {
+	if e.ArenaBytes > 0 && e.Dynamic == nil {
 		arena := make([]uint64, e.ArenaBytes/8)
 		for i, b := range e.tempBytes {
 			w := e.arenaOffsets[i] / 8
