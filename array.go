@@ -3,6 +3,7 @@ package gojit
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"unsafe"
@@ -235,37 +236,16 @@ func (a *Array) String() string {
 
 // reflectLen is the length of the typed slice in data (0 for nil).
 func reflectLen(data any) int {
-	switch s := data.(type) {
-	case []float32:
-		return len(s)
-	case []float64:
-		return len(s)
-	case []int32:
-		return len(s)
-	case []int64:
-		return len(s)
-	case []uint8:
-		return len(s)
-	case []bool:
-		return len(s)
+	if v := reflect.ValueOf(data); v.Kind() == reflect.Slice {
+		return v.Len()
 	}
 	return 0
 }
 
+// sliceHead is data's first n elements.
 func sliceHead(data any, n int) any {
-	switch s := data.(type) {
-	case []float32:
-		return s[:n]
-	case []float64:
-		return s[:n]
-	case []int32:
-		return s[:n]
-	case []int64:
-		return s[:n]
-	case []uint8:
-		return s[:n]
-	case []bool:
-		return s[:n]
+	if v := reflect.ValueOf(data); v.Kind() == reflect.Slice {
+		return v.Slice(0, n).Interface()
 	}
 	return data
 }

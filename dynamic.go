@@ -211,15 +211,14 @@ func (o *outSpec) fits(shape []int, b int) bool {
 }
 
 // emptyCheck is a reduction without an identity (Max, Min, ArgMax,
-// ArgMin) over an axis whose size follows the dynamic one, fixed+per*b: a
-// call at a size that empties the axis is an error, as tracing at that
-// size would be, instead of a kernel returning -Inf or 0.
+// ArgMin) over an axis whose size follows the dynamic one: a call at a size
+// that empties the axis is an error, as tracing at that size would be,
+// instead of a kernel returning -Inf or 0.
 type emptyCheck struct {
-	node       *ir.Node // the reduction, in the first trace
-	name       string   // "max"
-	axis       int
-	fixed, per int
-	in1, in2   ir.Shape // its operand's shape in the two traces
+	node *ir.Node // the reduction, in the first trace
+	name string   // "max"
+	axis int
+	in   []runtime.Scaled // its operand's shape
 }
 
 var noIdentity = map[ir.Op]string{ir.OpReduceMax: "max", ir.OpReduceMin: "min", ir.OpArgMax: "argmax", ir.OpArgMin: "argmin"}
@@ -242,31 +241,38 @@ func emptyChecks(g1, g2 *ir.Graph) []emptyCheck {
 		if len(in1) != len(in2) {
 			continue
 		}
-		for _, a := range n1.Axes {
-			d1, d2 := in1[a], in2[a]
-			if d1 == d2 || (d2-d1)%(dynamicTrace2-dynamicTrace1) != 0 {
-				continue
+		in := make([]runtime.Scaled, len(in1))
+		for k := range in1 {
+			if in[k], ok = runtime.ScaledOf(in1[k], in2[k], dynamicTrace1, dynamicTrace2); !ok {
+				break // BuildDynamic reports it
 			}
-			per := (d2 - d1) / (dynamicTrace2 - dynamicTrace1)
-			out = append(out, emptyCheck{node: n1, name: name, axis: a, fixed: d1 - per*dynamicTrace1, per: per, in1: in1, in2: in2})
+		}
+		for _, a := range n1.Axes {
+			if ok && in[a].PerB != 0 {
+				out = append(out, emptyCheck{node: n1, name: name, axis: a, in: in})
+			}
 		}
 	}
 	return out
 }
 
-// checkEmpty returns the error of the first check whose axis is empty at
-// dynamic size b.
-func checkEmpty(checks []emptyCheck, b int) error {
-	for _, c := range checks {
-		if c.fixed+c.per*b != 0 {
+// checkSize fails a call of e at dynamic size b that could not run: its
+// buffers would not fit in memory (checked once per new largest size), or
+// a reduction without an identity would have nothing to reduce.
+func (e *entry) checkSize(b int) error {
+	if int64(b) >= e.checked.Load() {
+		if err := checkMemory(e.exe.Load(), e.outs, b); err != nil {
+			return err
+		}
+		e.checked.Store(int64(b) + 1)
+	}
+	for _, c := range e.empty {
+		if c.in[c.axis].At(b) != 0 {
 			continue
 		}
-		shape := c.in1.Clone()
-		for k := range shape {
-			if d1, d2 := c.in1[k], c.in2[k]; d1 != d2 {
-				per := (d2 - d1) / (dynamicTrace2 - dynamicTrace1)
-				shape[k] = d1 - per*dynamicTrace1 + per*b
-			}
+		shape := make(ir.Shape, len(c.in))
+		for k, s := range c.in {
+			shape[k] = s.At(b)
 		}
 		call := c.node.Call
 		if call == "" {

@@ -182,14 +182,8 @@ func (f *Func) Call(args ...any) ([]*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.dyn && int64(b) >= e.checked.Load() {
-		if err := checkMemory(e.exe.Load(), e.outs, b); err != nil {
-			return nil, fmt.Errorf("gojit: %s: %w", f.name, err)
-		}
-		e.checked.Store(int64(b) + 1)
-	}
-	if e.empty != nil {
-		if err := checkEmpty(e.empty, b); err != nil {
+	if e.dyn {
+		if err := e.checkSize(b); err != nil {
 			return nil, fmt.Errorf("gojit: %s: %w", f.name, err)
 		}
 	}
@@ -216,6 +210,11 @@ func (f *Func) CallInto(outs []*Array, args ...any) error {
 		want := e.outs[i]
 		if o == nil || o.err != nil || o.dtype != want.dtype || !want.fits(o.shape, b) {
 			return fmt.Errorf("gojit: %s: %w: output %d is %s, want %s%s", f.name, ErrArgs, i, describe(o), want.dtype, ir.Shape(want.at(b)))
+		}
+	}
+	if e.dyn {
+		if err := e.checkSize(b); err != nil {
+			return fmt.Errorf("gojit: %s: %w", f.name, err)
 		}
 	}
 	return f.run(e, b, outs, args)
@@ -256,17 +255,6 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 	optr := outsBuf[:0]
 	for _, o := range targets {
 		optr = append(optr, o.ptr)
-	}
-	if e.dyn && int64(b) >= e.checked.Load() {
-		if err := checkMemory(e.exe.Load(), e.outs, b); err != nil {
-			return fmt.Errorf("gojit: %s: %w", f.name, err)
-		}
-		e.checked.Store(int64(b) + 1)
-	}
-	if e.empty != nil {
-		if err := checkEmpty(e.empty, b); err != nil {
-			return fmt.Errorf("gojit: %s: %w", f.name, err)
-		}
 	}
 	// Hold the kernel for the whole run, so the cache cannot free it
 	// under us. If it has been evicted, rebuild it: rebuild returns a

@@ -54,17 +54,16 @@ func checkMemory(exe *runtime.Executable, outs []outSpec, b int) error {
 		return nil
 	}
 	var results int64
-	big, bigBytes := -1, int64(0)
+	var node *ir.Node // the op making the largest buffer, of shape bigShape
+	var bigShape ir.Shape
+	var bigBytes int64
 	for j, o := range outs {
-		n := int64(ir.Shape(o.at(b)).Size()) * int64(o.dtype.Size())
+		shape := ir.Shape(o.at(b))
+		n := int64(shape.Size()) * int64(o.dtype.Size())
 		results += n
 		if n > bigBytes {
-			big, bigBytes = j, n
+			node, bigShape, bigBytes = exe.Graph.Node(exe.Graph.Outputs[j]), shape, n
 		}
-	}
-	var node *ir.Node
-	if big >= 0 {
-		node = exe.Graph.Node(exe.Graph.Outputs[big])
 	}
 	var temps int64
 	if exe.Interpreted() {
@@ -73,7 +72,7 @@ func checkMemory(exe *runtime.Executable, outs []outSpec, b int) error {
 		for i := range exe.Graph.Nodes {
 			n := &exe.Graph.Nodes[i]
 			if nb := int64(n.Shape.Size()) * int64(n.DType.Size()); nb > bigBytes {
-				node, bigBytes = n, nb
+				node, bigShape, bigBytes = n, n.Shape, nb
 			}
 		}
 		temps = bigBytes
@@ -87,7 +86,7 @@ func checkMemory(exe *runtime.Executable, outs []outSpec, b int) error {
 	msg := fmt.Sprintf("needs %s of memory for one call (%s of results, %s of intermediate values), more than this machine's %s",
 		byteSize(total), byteSize(results), byteSize(temps), byteSize(limit))
 	if node != nil && bigBytes > 0 {
-		what := fmt.Sprintf("%s%s (%s)", node.DType, node.Shape, byteSize(bigBytes))
+		what := fmt.Sprintf("%s%s (%s)", node.DType, bigShape, byteSize(bigBytes))
 		if node.Call != "" {
 			what = node.Call + " makes " + what
 		}

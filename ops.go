@@ -195,7 +195,7 @@ func (tr *tracer) compareWeak(op ir.Op, a, b *Tensor, pcs [6]uintptr) (*Tensor, 
 	if xn.DType.IsFloat() || weakFits(xn.DType, s.val) {
 		return nil, false
 	}
-	constant, value, op2, w := compareWeak(op, xn.DType, s.val, left)
+	constant, value, op2, w := exactCompare(op, xn.DType, s.val, left)
 	if constant {
 		v := 0.0
 		if value {

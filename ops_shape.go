@@ -231,7 +231,7 @@ func (t *Tensor) Reshape(shape ...int) *Tensor {
 	}
 	size := tr.node(x.v).Shape.Size()
 	out := slices.Clone(shape)
-	infer, known := -1, 1
+	infer := -1
 	for i, d := range out {
 		switch {
 		case d == -1 && infer < 0:
@@ -241,13 +241,13 @@ func (t *Tensor) Reshape(shape ...int) *Tensor {
 		}
 	}
 	if infer >= 0 {
-		out[infer] = 1
+		out[infer] = 1 // for the checks below
 	}
 	if err := ir.Shape(out).Check(tr.node(x.v).DType); err != nil {
 		return tr.fail("reshape", pcs, "%v", err)
 	}
-	known = ir.Shape(out).Size()
 	if infer >= 0 {
+		known := ir.Shape(out).Size() // the other dimensions
 		if known == 0 || size%known != 0 {
 			return tr.fail("reshape", pcs, "cannot reshape %s to %s", tr.node(x.v).Shape, ir.Shape(shape))
 		}

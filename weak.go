@@ -66,12 +66,12 @@ func weakDType(op ir.Op, other ir.DType, v float64) ir.DType {
 	return ir.Float32
 }
 
-// compareWeak decides a comparison between a tensor of integer or bool
+// exactCompare decides a comparison between a tensor of integer or bool
 // dtype dt and a weak scalar v that dt cannot represent: either the result
 // is the same everywhere (constant, value) or it equals the comparison op2
 // against the representable value w. scalarLeft says the scalar is the
 // left operand (v < x rather than x < v).
-func compareWeak(op ir.Op, dt ir.DType, v float64, scalarLeft bool) (constant, value bool, op2 ir.Op, w float64) {
+func exactCompare(op ir.Op, dt ir.DType, v float64, scalarLeft bool) (constant, value bool, op2 ir.Op, w float64) {
 	if scalarLeft { // v op x  is  x op' v
 		switch op {
 		case ir.OpLt:

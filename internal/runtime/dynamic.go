@@ -33,8 +33,9 @@ type Scaled struct {
 // At returns the size for dynamic size b.
 func (s Scaled) At(b int) int { return s.Fixed + s.PerB*b }
 
-// scaled returns the size that is n1 at size b1 and n2 at size b2.
-func scaled(n1, n2, b1, b2 int) (Scaled, bool) {
+// ScaledOf returns the size that is n1 at size b1 and n2 at size b2, if it
+// is one.
+func ScaledOf(n1, n2, b1, b2 int) (Scaled, bool) {
 	d, db := n2-n1, b2-b1
 	if d%db != 0 || d/db < 0 || n1-d/db*b1 < 0 {
 		return Scaled{}, false
@@ -197,7 +198,7 @@ func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*
 		dims := make([]Scaled, len(s1))
 		for k := range s1 {
 			var ok bool
-			if dims[k], ok = scaled(s1[k], s2[k], b1, b2); !ok {
+			if dims[k], ok = ScaledOf(s1[k], s2[k], b1, b2); !ok {
 				return nil, -1
 			}
 		}
@@ -205,8 +206,8 @@ func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*
 	}
 	for i := range mods[0].Groups {
 		x, y := mods[0].Groups[i], mods[1].Groups[i]
-		ext, ok1 := scaled(x.Extent, y.Extent, b1, b2)
-		wk, ok2 := scaled(x.Work, y.Work, b1, b2)
+		ext, ok1 := ScaledOf(x.Extent, y.Extent, b1, b2)
+		wk, ok2 := ScaledOf(x.Work, y.Work, b1, b2)
 		if !ok1 || !ok2 || x.Grain != y.Grain {
 			return nil, i
 		}
@@ -218,14 +219,14 @@ func dynamicSizes(plans [2]*passes.Plan, mods [2]*codegen.Module, b1, b2 int) (*
 		return nil, -1
 	}
 	for i := range t1 {
-		s, ok := scaled(t1[i], t2[i], b1, b2)
+		s, ok := ScaledOf(t1[i], t2[i], b1, b2)
 		if !ok {
 			return nil, -1
 		}
 		d.temps = append(d.temps, s)
 	}
 	for i := range c1 {
-		s, ok := scaled(c1[i].bytes, c2[i].bytes, b1, b2)
+		s, ok := ScaledOf(c1[i].bytes, c2[i].bytes, b1, b2)
 		if !ok || c1[i].out != c2[i].out || c1[i].src != c2[i].src {
 			return nil, -1
 		}
