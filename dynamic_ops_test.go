@@ -105,20 +105,20 @@ var dynamicCases = []struct {
 	{"gram_epilogue", func(x, b *gojit.Tensor) *gojit.Tensor { return x.Transpose().MatMul(x).Add(b).Relu() },
 		[]dynArg{{gojit.Float64, []int{B, 20}}, {gojit.Float64, []int{20}}}, [][2]int{{0, 0}}, nil, false},
 	{"row_sum", func(x *gojit.Tensor) *gojit.Tensor { return x.Sum(1) },
-		[]dynArg{f32(B, 100)}, [][2]int{{0, 0}}, nil, false},
+		[]dynArg{f32(B, 100)}, [][2]int{{0, 0}}, nil, true},
 	{"row_max_min_mean", func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor, *gojit.Tensor) {
 		return x.Max(1), x.Min(-1), x.Mean(1)
-	}, []dynArg{f32(B, 33)}, [][2]int{{0, 0}}, nil, false},
+	}, []dynArg{f32(B, 33)}, [][2]int{{0, 0}}, nil, true},
 	{"softmax", func(x *gojit.Tensor) *gojit.Tensor {
 		e := x.Sub(x.Reduce(gojit.ReduceMax, true, -1)).Exp()
 		return e.Div(e.Reduce(gojit.ReduceSum, true, -1))
-	}, []dynArg{f32(B, 100)}, [][2]int{{0, 0}}, nil, false},
+	}, []dynArg{f32(B, 100)}, [][2]int{{0, 0}}, nil, true},
 	{"layer_norm", func(x, g, b *gojit.Tensor) *gojit.Tensor {
 		mu := x.Reduce(gojit.ReduceMean, true, -1)
 		d := x.Sub(mu)
 		v := d.Mul(d).Reduce(gojit.ReduceMean, true, -1)
 		return d.Mul(v.Add(gojit.Scalar(1e-5)).Rsqrt()).Mul(g).Add(b)
-	}, []dynArg{f32(B, 64), f32(64), f32(64)}, [][2]int{{0, 0}}, nil, false},
+	}, []dynArg{f32(B, 64), f32(64), f32(64)}, [][2]int{{0, 0}}, nil, true},
 	{"bias", func(x, b *gojit.Tensor) *gojit.Tensor { return x.Add(b).Mul(gojit.Scalar(2)) },
 		[]dynArg{f32(B, 48), f32(48)}, [][2]int{{0, 0}}, nil, false},
 	{"transpose_reshape", func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
@@ -166,7 +166,7 @@ var dynamicCases = []struct {
 	{"softmax_stream", func(x *gojit.Tensor) *gojit.Tensor {
 		e := x.Sub(x.Reduce(gojit.ReduceMax, true, -1)).Exp()
 		return e.Div(e.Reduce(gojit.ReduceSum, true, -1))
-	}, []dynArg{f32(B, 4000)}, [][2]int{{0, 0}}, []int{3, 66, 67, 150}, false},
+	}, []dynArg{f32(B, 4000)}, [][2]int{{0, 0}}, []int{3, 66, 67, 150}, true},
 }
 
 func TestDynamicOps(t *testing.T) {

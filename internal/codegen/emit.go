@@ -23,6 +23,9 @@ type fn struct {
 	// heavy reports that the loop body being written computes a float32
 	// exp or tanh (vecmath.go); nested reports that it contains a loop.
 	heavy, nested bool
+	// noUnroll marks every loop the function writes
+	// llvm.loop.unroll.disable (see closeLoop).
+	noUnroll bool
 	// target is the host the module is generated for.
 	target Target
 	// used lists the functions no call names yet, which LLVM must keep
@@ -130,6 +133,16 @@ func (m *metadata) noUnroll() string {
 	return "!" + strconv.Itoa(id)
 }
 
+// interleavedNoUnroll returns a new loop ID asking the vectorizer to
+// interleave the loop twice and LLVM not to unroll it otherwise.
+func (m *metadata) interleavedNoUnroll() string {
+	id := len(m.nodes) + 1
+	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d, !%d}", id, id, id+1, id+2),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.interleave.count\", i32 2}", id+1),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+2))
+	return "!" + strconv.Itoa(id)
+}
+
 // ins appends "%tN = <text>" and returns %tN.
 func (f *fn) ins(format string, args ...any) string {
 	f.tmp++
@@ -210,7 +223,9 @@ func (f *fn) closeLoop(l *loop) {
 	md := ""
 	switch {
 	case f.loopIDs == nil:
-	case l.noUnroll:
+	case f.heavy && !f.nested && f.noUnroll:
+		md = ", !llvm.loop " + f.loopIDs.interleavedNoUnroll()
+	case l.noUnroll || f.noUnroll:
 		md = ", !llvm.loop " + f.loopIDs.noUnroll()
 	case f.heavy && !f.nested:
 		md = ", !llvm.loop " + f.loopIDs.interleaved()

@@ -32,6 +32,9 @@ type Module struct {
 	// that runs one nest over part of its outer loop, so the runtime can
 	// split a large nest across threads. size is the dynamic dimension's
 	// size in a module from GenerateDynamic; other modules ignore it.
+	// A nest whose Group.Split is false always runs whole: RANGE then
+	// ignores start and end. RangeEntry is empty when no nest may be
+	// split (GenerateSplit), and the module has no such function.
 	RangeEntry string
 	// Groups describes each nest's outer loop, in execution order.
 	Groups []Group
@@ -46,6 +49,11 @@ type Group struct {
 	// call of their own (1 but for a matmul over rows, see
 	// emitMatMulRows): the runtime splits no finer.
 	Grain int
+	// Split says whether the runtime may run the nest in parts. The code
+	// of a nest that is never split sees only constant bounds, so LLVM
+	// knows its trip counts and emits no remainder loops for sizes it
+	// will never see: a smaller module that compiles faster.
+	Split bool
 }
 
 // Target names the host-specific instructions a module may use. The zero
@@ -57,14 +65,32 @@ type Target struct {
 	// corrected reciprocal (divide.go), both through vector variants the
 	// loop vectorizer calls. The host must have AVX-512F and AVX-512VL.
 	AVX512 bool
+	// StreamBytes is the least a flat elementwise group must move (read
+	// and write) for its output to be written with non-temporal stores
+	// (stream.go); 0 means DefaultStreamBytes. A group whose buffers fit
+	// in the cache is faster with ordinary stores, so the runtime derives
+	// it from the host's last-level cache.
+	StreamBytes int64
 }
 
 // String is the target as the kernel signature records it.
 func (t Target) String() string {
+	s := "portable"
 	if t.AVX512 {
-		return "avx512"
+		s = "avx512"
 	}
-	return "portable"
+	if t.StreamBytes != 0 {
+		s += " stream>=" + strconv.FormatInt(t.StreamBytes, 10)
+	}
+	return s
+}
+
+// streamMin is the target's streaming threshold in bytes.
+func (t Target) streamMin() int {
+	if t.StreamBytes > 0 {
+		return int(min(t.StreamBytes, 1<<50))
+	}
+	return DefaultStreamBytes
 }
 
 // Generate lowers a fused plan to portable LLVM IR text. It is pure Go: the
@@ -76,7 +102,15 @@ func Generate(p *passes.Plan, entry string) (*Module, error) {
 // GenerateFor is Generate for a target that may have host-specific
 // instructions.
 func GenerateFor(p *passes.Plan, entry string, t Target) (*Module, error) {
-	return generate(p, entry, t, nil)
+	return generate(p, entry, t, nil, nil)
+}
+
+// GenerateSplit is GenerateFor for a runtime that splits only some nests
+// across threads: split(nest, g) says whether nest may be split, given
+// its Group (without Split). The others get code for their whole extent
+// only; when no nest may be split the module has no range entry.
+func GenerateSplit(p *passes.Plan, entry string, t Target, split func(nest int, g Group) bool) (*Module, error) {
+	return generate(p, entry, t, nil, split)
 }
 
 // Dynamic describes a plan traced with its dynamic dimension (the batch
@@ -103,10 +137,13 @@ func GenerateDynamic(p *passes.Plan, entry string, t Target, d *Dynamic) (*Modul
 	if d.Size < 2 {
 		return nil, fmt.Errorf("codegen: dynamic size %d: want at least 2", d.Size)
 	}
-	return generate(p, entry, t, d)
+	return generate(p, entry, t, d, nil)
 }
 
-func generate(p *passes.Plan, entry string, t Target, d *Dynamic) (mod *Module, err error) {
+// generate lowers p. A dynamic module's nests may all be split (their
+// size is known only at run time); otherwise split, when not nil, picks
+// the nests that may be.
+func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int, Group) bool) (mod *Module, err error) {
 	defer func() {
 		// The emitter panics only on an op the plan should not have routed
 		// to it; report that as an error rather than crash the caller.
@@ -134,12 +171,27 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic) (mod *Module, 
 	attrs := map[int]string{}
 	var calls, cases, rangeCalls, used []string
 	var groups []Group
-	nontemporal := false
+	nontemporal, anySplit := false, false
 	md := &metadata{}
 	for gi, nest := range p.Nests {
 		gr := &unit{argName: map[ir.Value]string{}}
 		gr.target = t
 		gr.loopIDs = md
+		// Small nests outside matmuls are not unrolled: with constant
+		// bounds LLVM would unroll their loops fully and SLP-vectorize the
+		// copies, which dominated compile time (an exp chain over 16
+		// elements: 351 instructions and 4x the compile time of the loop).
+		// Larger nests keep LLVM's choice: llvm.loop.unroll.disable also
+		// stops the vectorizer from interleaving, which they need.
+		// A dynamic module's sizes are known only at run time (and its
+		// text must not depend on the size it was traced at).
+		gr.noUnroll = d == nil
+		for _, k := range nest {
+			n := g.Node(p.Roots[k])
+			if p.MatMul[k] >= 0 || n.Op == ir.OpMatMul || n.Shape.Size() > smallNest {
+				gr.noUnroll = false
+			}
+		}
 		gr.dyn = d
 		gr.pre = &gr.allocas
 		if d != nil {
@@ -181,9 +233,15 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic) (mod *Module, 
 			actuals = append(actuals, "i64 %size")
 		}
 		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(fixed, ", ")))
+		grp := Group{Extent: extent, Work: wk, Grain: grain}
+		grp.Split = d != nil || split == nil || split(gi, grp)
+		if !grp.Split {
+			actuals = fixed
+		}
+		anySplit = anySplit || grp.Split
 		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", gi, gi))
 		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", gi, name, strings.Join(actuals, ", ")))
-		groups = append(groups, Group{Extent: extent, Work: wk, Grain: grain})
+		groups = append(groups, grp)
 		nontemporal = nontemporal || gr.nontemporal
 		for k, d := range gr.decls {
 			decls[k] = d
@@ -204,17 +262,20 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic) (mod *Module, 
 		out.WriteString(c)
 	}
 	out.WriteString("  ret void\n}\n\n")
-	rangeEntry := entry + ".range"
-	fmt.Fprintf(&out, "define void @%s(ptr %%args, i64 %%group, i64 %%start, i64 %%end, i64 %%size) #0 {\nentry:\n", rangeEntry)
-	for i := range slots {
-		fmt.Fprintf(&out, "  %%p%d = getelementptr inbounds ptr, ptr %%args, i64 %d\n", i, i)
-		fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
+	rangeEntry := ""
+	if anySplit {
+		rangeEntry = entry + ".range"
+		fmt.Fprintf(&out, "define void @%s(ptr %%args, i64 %%group, i64 %%start, i64 %%end, i64 %%size) #0 {\nentry:\n", rangeEntry)
+		for i := range slots {
+			fmt.Fprintf(&out, "  %%p%d = getelementptr inbounds ptr, ptr %%args, i64 %d\n", i, i)
+			fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
+		}
+		fmt.Fprintf(&out, "  switch i64 %%group, label %%done [\n%s  ]\n", strings.Join(cases, ""))
+		for _, c := range rangeCalls {
+			out.WriteString(c)
+		}
+		out.WriteString("done:\n  ret void\n}\n\n")
 	}
-	fmt.Fprintf(&out, "  switch i64 %%group, label %%done [\n%s  ]\n", strings.Join(cases, ""))
-	for _, c := range rangeCalls {
-		out.WriteString(c)
-	}
-	out.WriteString("done:\n  ret void\n}\n\n")
 	names := make([]string, 0, len(decls))
 	for k := range decls {
 		names = append(names, k)
@@ -241,6 +302,10 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic) (mod *Module, 
 	}
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
 }
+
+// smallNest is the most elements a nest may compute and still be kept
+// from unrolling (see generate): four interleaved 16-lane vectors.
+const smallNest = 256
 
 // work estimates the elements a group visits: its output, the operand of a
 // reduction, or M*N*K for a matmul.

@@ -9,8 +9,8 @@ import (
 
 // Non-temporal stores for large outputs.
 //
-// A flat elementwise group that moves at least streamMinBytes (its output
-// and the buffers it reads) writes its output with non-temporal
+// A flat elementwise group that moves at least the target's StreamBytes
+// (its output and the buffers it reads; DefaultStreamBytes unless set) writes its output with non-temporal
 // (streaming) stores, which go to memory without
 // first reading the destination's cache lines and without evicting the
 // inputs from the cache. x86 has such stores only for aligned vectors, and
@@ -30,9 +30,11 @@ import (
 // next (they are weakly ordered). The values stored are the same as the
 // ordinary loop's, so results do not change.
 const (
-	streamMinBytes  = 2 << 20 // groups moving less stay in the cache
-	streamTileBytes = 1 << 10 // one tile: 16 lines of 64 bytes
-	streamAlign     = 64      // bytes per aligned vector store
+	// DefaultStreamBytes is the streaming threshold of a Target that
+	// sets none: groups moving less stay in the cache.
+	DefaultStreamBytes = 2 << 20
+	streamTileBytes    = 1 << 10 // one tile: 16 lines of 64 bytes
+	streamAlign        = 64      // bytes per aligned vector store
 )
 
 // streamOr emits stream() if the flat group of root n writes its output
@@ -41,6 +43,7 @@ const (
 // a test of %size picks one at run time.
 func (gr *group) streamOr(n *ir.Node, stream, plain func()) {
 	fixed, perB := gr.moved(n)
+	streamMinBytes := gr.target.streamMin()
 	if fixed < 0 || perB == 0 || fixed >= streamMinBytes {
 		if fixed >= streamMinBytes {
 			stream()

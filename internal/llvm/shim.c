@@ -190,6 +190,45 @@ static int late_inline(LLVMModuleRef mod) {
 	return found;
 }
 
+// A TargetMachine costs about 0.9 ms to build with its X86 subtarget, more
+// than a small kernel's whole optimization. It is not thread-safe, but one
+// compile at a time may use it, and it keeps no state from one module to
+// the next that changes the code (the subtarget it caches is a function of
+// the CPU and features, which are the host's for every module). So
+// compiles borrow one from a small pool per optimization level and give it
+// back; at most tm_pool_max idle ones are kept per level (one per thread
+// that compiles at once, in practice).
+enum { tm_levels = 4, tm_pool_max = 8 };
+static pthread_mutex_t tm_mu = PTHREAD_MUTEX_INITIALIZER;
+static LLVMTargetMachineRef tm_pool[tm_levels][tm_pool_max];
+static int tm_idle[tm_levels];
+
+static LLVMTargetMachineRef take_tm(LLVMTargetRef target, int opt) {
+	int lv = opt < 0 ? 0 : opt >= tm_levels ? tm_levels - 1 : opt;
+	LLVMTargetMachineRef tm = NULL;
+	pthread_mutex_lock(&tm_mu);
+	if (tm_idle[lv] > 0)
+		tm = tm_pool[lv][--tm_idle[lv]];
+	pthread_mutex_unlock(&tm_mu);
+	if (tm)
+		return tm;
+	return LLVMCreateTargetMachine(target, host_triple, host_cpu,
+				       host_features, codegen_level(opt),
+				       LLVMRelocPIC, LLVMCodeModelSmall);
+}
+
+static void give_tm(LLVMTargetMachineRef tm, int opt) {
+	int lv = opt < 0 ? 0 : opt >= tm_levels ? tm_levels - 1 : opt;
+	pthread_mutex_lock(&tm_mu);
+	if (tm_idle[lv] < tm_pool_max) {
+		tm_pool[lv][tm_idle[lv]++] = tm;
+		tm = NULL;
+	}
+	pthread_mutex_unlock(&tm_mu);
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+}
+
 static int compile_module(LLVMContextRef ctx, diag_state *diag,
 			  const char *name, const char *ir, size_t irlen,
 			  int opt, int kind, gojit_result *res) {
@@ -233,9 +272,7 @@ static int compile_module(LLVMContextRef ctx, diag_state *diag,
 	}
 	if (msg)
 		LLVMDisposeMessage(msg);
-	tm = LLVMCreateTargetMachine(target, host_triple, host_cpu,
-				     host_features, codegen_level(opt),
-				     LLVMRelocPIC, LLVMCodeModelSmall);
+	tm = take_tm(target, opt);
 	if (!tm) {
 		res->err = xprintf("target: cannot create target machine for "
 				   "%s (%s)",
@@ -290,7 +327,7 @@ out:
 		LLVMDisposePassBuilderOptions(pbo);
 	LLVMDisposeModule(mod);
 	if (tm)
-		LLVMDisposeTargetMachine(tm);
+		give_tm(tm, opt);
 	return rc;
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gojit/gojit/internal/host"
 	"github.com/gojit/gojit/internal/ir"
 	"github.com/gojit/gojit/internal/llvm"
 )
@@ -87,4 +88,56 @@ func countVerbs(s string) int {
 		}
 	}
 	return n
+}
+
+// BenchmarkStreamThreshold times the 5-op chain's kernel (two inputs, one
+// output: 12 bytes moved per element) with ordinary and with streaming
+// stores around the host's last-level cache size, to check the threshold
+// streamBytes derives from it. Compare the store=plain and store=stream
+// lines of each n; the host threshold streams when n*12 bytes reach
+// streamBytes.
+func BenchmarkStreamThreshold(b *testing.B) {
+	if !llvm.Available() {
+		b.Skip("no LLVM in this build")
+	}
+	c := host.CacheSizes()
+	b.Logf("host caches %+v: streaming from %d MB", c, streamBytes(c)>>20)
+	const text = `graph {
+  %%0 = param 0 : f32[%d]
+  %%1 = param 1 : f32[%d]
+  %%2 = add %%0, %%1 : f32[%d]
+  %%3 = mul %%2, %%0 : f32[%d]
+  %%4 = const 0.5 : f32[%d]
+  %%5 = mul %%1, %%4 : f32[%d]
+  %%6 = sub %%3, %%5 : f32[%d]
+  %%7 = const 0 : f32[%d]
+  %%8 = max %%6, %%7 : f32[%d]
+  return %%8
+}`
+	for _, n := range []int{1 << 20, 4 << 20, 8 << 20} {
+		g, err := ir.Parse(fmt.Sprintf(text, n, n, n, n, n, n, n, n, n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		x, y, out := make([]float32, n), make([]float32, n), make([]float32, n)
+		ins := []unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0])}
+		outs := []unsafe.Pointer{unsafe.Pointer(&out[0])}
+		for _, mode := range []struct {
+			name  string
+			bytes int64
+		}{{"plain", 1 << 50}, {"stream", 1}} {
+			e, err := Build(g, Options{OptLevel: 3, streamBytes: mode.bytes})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("n=%dM/store=%s", n>>20, mode.name), func(b *testing.B) {
+				b.SetBytes(int64(12 * n))
+				for b.Loop() {
+					if err := e.Run(ins, outs); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

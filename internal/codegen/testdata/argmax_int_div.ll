@@ -40,7 +40,7 @@ body4:
 latch5:
   %i6.next = add nuw nsw i64 %i6, 1
   %t26 = icmp slt i64 %i6.next, 5
-  br i1 %t26, label %body4, label %exit6
+  br i1 %t26, label %body4, label %exit6, !llvm.loop !1
 exit6:
   %t27 = load i64, ptr %acc4
   %t28 = getelementptr inbounds i64, ptr %out, i64 %i2
@@ -49,7 +49,7 @@ exit6:
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t29 = icmp slt i64 %i2.next, %end
-  br i1 %t29, label %body1, label %exit3
+  br i1 %t29, label %body1, label %exit3, !llvm.loop !3
 exit3:
   ret void
 }
@@ -84,6 +84,12 @@ done:
   ret void
 }
 
+
+!0 = !{i32 1}
+!1 = distinct !{!1, !2}
+!2 = !{!"llvm.loop.unroll.disable"}
+!3 = distinct !{!3, !4}
+!4 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }

@@ -37,7 +37,7 @@ exit6:
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t19 = icmp slt i64 %i2.next, %end
-  br i1 %t19, label %body1, label %exit3
+  br i1 %t19, label %body1, label %exit3, !llvm.loop !4
 exit3:
   ret void
 }
@@ -181,8 +181,11 @@ declare float @llvm.rint.f32(float)
 declare double @llvm.rint.f64(double)
 
 !0 = !{i32 1}
-!1 = distinct !{!1, !2}
+!1 = distinct !{!1, !2, !3}
 !2 = !{!"llvm.loop.interleave.count", i32 2}
+!3 = !{!"llvm.loop.unroll.disable"}
+!4 = distinct !{!4, !5}
+!5 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }

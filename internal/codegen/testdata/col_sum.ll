@@ -19,7 +19,7 @@ body4:
 latch5:
   %i5.next = add nuw nsw i64 %i5, 1
   %t8 = icmp slt i64 %i5.next, 8
-  br i1 %t8, label %body4, label %exit6
+  br i1 %t8, label %body4, label %exit6, !llvm.loop !1
 exit6:
   %t9 = icmp slt i64 0, 4
   br i1 %t9, label %body7, label %exit9
@@ -46,19 +46,19 @@ body10:
 latch11:
   %i12.next = add nuw nsw i64 %i12, 1
   %t25 = icmp slt i64 %i12.next, 8
-  br i1 %t25, label %body10, label %exit12
+  br i1 %t25, label %body10, label %exit12, !llvm.loop !3
 exit12:
   br label %latch8
 latch8:
   %i10.next = add nuw nsw i64 %i10, 1
   %t26 = icmp slt i64 %i10.next, 4
-  br i1 %t26, label %body7, label %exit9
+  br i1 %t26, label %body7, label %exit9, !llvm.loop !5
 exit9:
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t27 = icmp slt i64 %i2.next, %end
-  br i1 %t27, label %body1, label %exit3
+  br i1 %t27, label %body1, label %exit3, !llvm.loop !7
 exit3:
   ret void
 }
@@ -81,7 +81,7 @@ body4:
 latch5:
   %i4.next = add nuw nsw i64 %i4, 1
   %t7 = icmp slt i64 %i4.next, 32
-  br i1 %t7, label %body4, label %exit6
+  br i1 %t7, label %body4, label %exit6, !llvm.loop !9
 exit6:
   %t8 = icmp slt i64 0, 6
   br i1 %t8, label %body7, label %exit9
@@ -112,25 +112,25 @@ body13:
 latch14:
   %i13.next = add nuw nsw i64 %i13, 1
   %t26 = icmp slt i64 %i13.next, 8
-  br i1 %t26, label %body13, label %exit15
+  br i1 %t26, label %body13, label %exit15, !llvm.loop !11
 exit15:
   br label %latch11
 latch11:
   %i11.next = add nuw nsw i64 %i11, 1
   %t27 = icmp slt i64 %i11.next, 4
-  br i1 %t27, label %body10, label %exit12
+  br i1 %t27, label %body10, label %exit12, !llvm.loop !13
 exit12:
   br label %latch8
 latch8:
   %i9.next = add nuw nsw i64 %i9, 1
   %t28 = icmp slt i64 %i9.next, 6
-  br i1 %t28, label %body7, label %exit9
+  br i1 %t28, label %body7, label %exit9, !llvm.loop !15
 exit9:
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t29 = icmp slt i64 %i2.next, %end
-  br i1 %t29, label %body1, label %exit3
+  br i1 %t29, label %body1, label %exit3, !llvm.loop !17
 exit3:
   ret void
 }
@@ -171,6 +171,26 @@ done:
 }
 
 declare float @llvm.maximum.f32(float, float)
+
+!0 = !{i32 1}
+!1 = distinct !{!1, !2}
+!2 = !{!"llvm.loop.unroll.disable"}
+!3 = distinct !{!3, !4}
+!4 = !{!"llvm.loop.unroll.disable"}
+!5 = distinct !{!5, !6}
+!6 = !{!"llvm.loop.unroll.disable"}
+!7 = distinct !{!7, !8}
+!8 = !{!"llvm.loop.unroll.disable"}
+!9 = distinct !{!9, !10}
+!10 = !{!"llvm.loop.unroll.disable"}
+!11 = distinct !{!11, !12}
+!12 = !{!"llvm.loop.unroll.disable"}
+!13 = distinct !{!13, !14}
+!14 = !{!"llvm.loop.unroll.disable"}
+!15 = distinct !{!15, !16}
+!16 = !{!"llvm.loop.unroll.disable"}
+!17 = distinct !{!17, !18}
+!18 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }

@@ -36,7 +36,7 @@ body1:
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t27 = icmp slt i64 %i2.next, %end
-  br i1 %t27, label %body1, label %exit3
+  br i1 %t27, label %body1, label %exit3, !llvm.loop !1
 exit3:
   ret void
 }
@@ -67,6 +67,10 @@ done:
   ret void
 }
 
+
+!0 = !{i32 1}
+!1 = distinct !{!1, !2}
+!2 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }

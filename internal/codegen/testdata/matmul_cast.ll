@@ -171,7 +171,7 @@ body1:
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t7 = icmp slt i64 %i2.next, %end
-  br i1 %t7, label %body1, label %exit3
+  br i1 %t7, label %body1, label %exit3, !llvm.loop !5
 exit3:
   ret void
 }
@@ -196,7 +196,7 @@ body1:
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t11 = icmp slt i64 %i2.next, %end
-  br i1 %t11, label %body1, label %exit3
+  br i1 %t11, label %body1, label %exit3, !llvm.loop !7
 exit3:
   ret void
 }
@@ -261,6 +261,10 @@ declare i8 @llvm.fptoui.sat.i8.f32(float)
 !2 = !{!"llvm.loop.unroll.disable"}
 !3 = distinct !{!3, !4}
 !4 = !{!"llvm.loop.unroll.disable"}
+!5 = distinct !{!5, !6}
+!6 = !{!"llvm.loop.unroll.disable"}
+!7 = distinct !{!7, !8}
+!8 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }

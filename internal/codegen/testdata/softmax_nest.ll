@@ -34,7 +34,7 @@ body4:
 latch5:
   %i11.next = add nuw nsw i64 %i11, 1
   %t18 = icmp slt i64 %i11.next, 8
-  br i1 %t18, label %body4, label %exit6
+  br i1 %t18, label %body4, label %exit6, !llvm.loop !1
 exit6:
   %t19 = load float, ptr %acc9
   %t20 = sub nuw nsw i64 %i2, %t4
@@ -60,7 +60,7 @@ body7:
 latch8:
   %i23.next = add nuw nsw i64 %i23, 1
   %t35 = icmp slt i64 %i23.next, 8
-  br i1 %t35, label %body7, label %exit9, !llvm.loop !1
+  br i1 %t35, label %body7, label %exit9, !llvm.loop !3
 exit9:
   store float 0x0000000000000000, ptr %acc36
   %t37 = icmp slt i64 0, 8
@@ -79,7 +79,7 @@ body10:
 latch11:
   %i38.next = add nuw nsw i64 %i38, 1
   %t46 = icmp slt i64 %i38.next, 8
-  br i1 %t46, label %body10, label %exit12
+  br i1 %t46, label %body10, label %exit12, !llvm.loop !6
 exit12:
   %t47 = load float, ptr %acc36
   %t48 = sub nuw nsw i64 %i2, %t8
@@ -104,13 +104,13 @@ body13:
 latch14:
   %i51.next = add nuw nsw i64 %i51, 1
   %t62 = icmp slt i64 %i51.next, 8
-  br i1 %t62, label %body13, label %exit15
+  br i1 %t62, label %body13, label %exit15, !llvm.loop !8
 exit15:
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t63 = icmp slt i64 %i2.next, %end
-  br i1 %t63, label %body1, label %exit3
+  br i1 %t63, label %body1, label %exit3, !llvm.loop !10
 exit3:
   ret void
 }
@@ -252,7 +252,16 @@ declare double @llvm.rint.f64(double)
 
 !0 = !{i32 1}
 !1 = distinct !{!1, !2}
-!2 = !{!"llvm.loop.interleave.count", i32 2}
+!2 = !{!"llvm.loop.unroll.disable"}
+!3 = distinct !{!3, !4, !5}
+!4 = !{!"llvm.loop.interleave.count", i32 2}
+!5 = !{!"llvm.loop.unroll.disable"}
+!6 = distinct !{!6, !7}
+!7 = !{!"llvm.loop.unroll.disable"}
+!8 = distinct !{!8, !9}
+!9 = !{!"llvm.loop.unroll.disable"}
+!10 = distinct !{!10, !11}
+!11 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }
