@@ -176,7 +176,11 @@ func funcName(fn reflect.Value) string {
 }
 
 // Call runs the function: args are *Array values for the Tensor parameters
-// and Go values for the static ones. It returns one new Array per result.
+// and Go values for the static ones. It returns one new Array per result,
+// or nil and the error. The arrays are the caller's to keep for as long as
+// it likes; large ones reuse the memory of earlier results the garbage
+// collector has found unreachable (see CallInto to reuse memory
+// explicitly).
 func (f *Func) Call(args ...any) ([]*Array, error) {
 	e, b, err := f.lookup(args)
 	if err != nil {
@@ -189,9 +193,18 @@ func (f *Func) Call(args ...any) ([]*Array, error) {
 	}
 	outs := make([]*Array, len(e.outs))
 	for i, o := range e.outs {
-		outs[i] = New(o.dtype, o.at(b)...)
+		shape := o.at(b)
+		if o.dyn == nil {
+			shape = slices.Clone(shape) // at returns the entry's own
+		}
+		outs[i] = newOutput(o.dtype, shape)
 	}
-	return outs, f.run(e, b, outs, args)
+	if err := f.run(e, b, outs, args); err != nil {
+		// The outputs may hold stale data from recycled buffers
+		// (outputs.go): never hand them out unwritten.
+		return nil, err
+	}
+	return outs, nil
 }
 
 // CallInto is Call writing into caller-provided arrays, which must have the
