@@ -71,6 +71,11 @@ func (opt Options) target() codegen.Target {
 	}
 }
 
+// StreamThreshold returns the streaming-store threshold of this host's
+// kernels (codegen.Target.StreamBytes): a flat elementwise group moving at
+// least this many bytes writes its output with non-temporal stores.
+func StreamThreshold() int64 { return streamBytes(host.CacheSizes()) }
+
 // streamBytes is the streaming-store threshold for a host with caches c:
 // half its last-level cache, the part a call's buffers can expect to keep
 // on a machine whose other cores (and, on a virtual machine, other
