@@ -38,13 +38,13 @@ test: deps
 bench: deps
 	$(GO) run ./cmd/gojit bench
 
-# Peers run under Debian's /usr/bin/python3, which is where python3-numpy and
-# python3-numba install (a python3 earlier on PATH usually lacks them);
+# Peers run under Debian's /usr/bin/python3, which is where python3-numpy,
+# python3-numba, python3-numexpr and python3-torch install (a python3 earlier on PATH usually lacks them);
 # OpenBLAS so that NumPy's matmul uses an optimized BLAS, as it would anywhere.
 bench-peers: deps
-	@/usr/bin/python3 -c 'import numba, numpy' 2>/dev/null && ls /usr/lib/*/libopenblas*.so* >/dev/null 2>&1 || { \
-		echo "installing python3-numba, python3-numpy and OpenBLAS for /usr/bin/python3"; \
-		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q python3-numba python3-numpy libopenblas0-pthread; }
+	@/usr/bin/python3 -c 'import numba, numpy, numexpr, torch' 2>/dev/null && ls /usr/lib/*/libopenblas*.so* >/dev/null 2>&1 || { \
+		echo "installing python3-numba, python3-numpy, python3-numexpr, python3-torch and OpenBLAS for /usr/bin/python3"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q python3-numba python3-numpy python3-numexpr python3-torch libopenblas0-pthread; }
 	$(GO) run ./cmd/gojit bench -peers -plot docs/benchmarks.png -doc docs/benchmarks.md
 
 fuzz: deps

@@ -30,8 +30,8 @@ type peerOpts struct {
 // other is compared with; peerSystems are the ones its target is set
 // against (the best of them is "best peer").
 var (
-	tableSystems = []string{"gojit", "Go loop", "gonum", "NumPy", "Numba", "Numba parallel"}
-	peerSystems  = []string{"NumPy", "Numba", "Numba parallel"}
+	tableSystems = []string{"gojit", "Go loop", "gonum", "NumPy", "Numba", "Numba parallel", "numexpr", "PyTorch"}
+	peerSystems  = []string{"NumPy", "Numba", "Numba parallel", "numexpr", "PyTorch"}
 )
 
 // peerRow is one workload of the peer table; it is also its JSON form.
@@ -108,7 +108,7 @@ func runPeers(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 		// The peers measure each workload right after the Go side, so that
 		// both see the machine in the same state (it is shared, and its
 		// load changes from minute to minute). Samples of at least 0.2 s.
-		fmt.Fprintf(stderr, "%s: %s peers.py (NumPy, Numba; %d threads)\n", w.Name, o.peers.python, threads)
+		fmt.Fprintf(stderr, "%s: %s peers.py (NumPy, Numba, numexpr, PyTorch; %d threads)\n", w.Name, o.peers.python, threads)
 		one := ws[i : i+1]
 		r, err := bench.RunPeers(ctx, o.peers.python, bench.NewPeerSpec(one, threads, rounds, 0.2), one, stderr)
 		if err != nil {
@@ -277,7 +277,7 @@ func printPeers(w io.Writer, res *peerResult) {
 func versions(res *peerResult) string {
 	s := gojitBackend()
 	if p := res.Peers; p != nil {
-		s += fmt.Sprintf(", Python %s, NumPy %s (BLAS: %s), Numba %s", p.Python, p.NumPy, blasShort(p.BLAS), p.Numba)
+		s += fmt.Sprintf(", Python %s, NumPy %s (BLAS: %s), Numba %s, numexpr %s, PyTorch %s", p.Python, p.NumPy, blasShort(p.BLAS), p.Numba, p.Numexpr, p.Torch)
 	}
 	return s
 }
@@ -303,9 +303,10 @@ func legend(res *peerResult) string {
 NumPy allocating as idiomatic NumPy does). Each figure is the best of %d rounds (Go: testing.Benchmark with
 benchtime %s; Python: samples of at least 0.2 s; each round interleaves a workload's systems, and
 the Python peers measure each workload right after the Go side).
-Threads: %d for gojit, Numba parallel and NumPy's BLAS; 1 for the Go loop, gonum's floats, NumPy's
-elementwise code and Numba. gonum's floats are float64-only, so "(f64)" runs on float64 copies (twice the bytes);
-its matmul is blas32 (float32, goroutines). peer/gojit = best of NumPy, Numba, Numba parallel ÷ gojit: above 1× gojit
+Threads: %d for gojit, Numba parallel, numexpr, PyTorch and NumPy's BLAS; 1 for the Go loop, gonum's floats,
+NumPy's elementwise code and Numba. numexpr evaluates the elementwise parts and sums (NumPy the max and matmul);
+PyTorch is eager CPU ops (its own softmax, layer_norm, addmm). gonum's floats are float64-only, so "(f64)" runs on float64 copies (twice the bytes);
+its matmul is blas32 (float32, goroutines). peer/gojit = best of NumPy, Numba, Numba parallel, numexpr, PyTorch ÷ gojit: above 1× gojit
 is faster. gojit/floor = gojit's throughput (least bytes a workload must move ÷ time) as a share of gojit's own
 streaming kernel at the same element count (stream: out=a+b; read: the faster of sum(x) and max(x)), measured in the
 same run; above 100%% the floor kernel itself fell short of memory speed in this run.`,

@@ -30,6 +30,8 @@ var chartSystems = []struct {
 	{"NumPy", color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}},
 	{"Numba", color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}},
 	{"Numba parallel", color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}},
+	{"numexpr", color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}},
+	{"PyTorch", color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff}},
 }
 
 // chartFloor is the log2 of the slowest speed the chart's axis shows

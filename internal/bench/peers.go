@@ -14,7 +14,8 @@ import (
 	"strings"
 )
 
-// PeersScript is peers/peers.py: the NumPy and Numba versions of the
+// PeersScript is peers/peers.py: the NumPy, Numba, numexpr and PyTorch
+// versions of the
 // workloads. It is embedded so that the gojit command runs it from any
 // directory.
 //
@@ -55,6 +56,8 @@ type PeerReport struct {
 	Python       string       `json:"python"`
 	NumPy        string       `json:"numpy"`
 	Numba        string       `json:"numba"`
+	Numexpr      string       `json:"numexpr"`
+	Torch        string       `json:"torch"`
 	BLAS         string       `json:"blas"` // the BLAS libraries NumPy loaded
 	Threads      int          `json:"threads"`
 	NumbaThreads int          `json:"numba_threads"`
@@ -65,22 +68,23 @@ type PeerReport struct {
 // PeerResult is one system's best time on one workload.
 type PeerResult struct {
 	Workload string   `json:"workload"`
-	System   string   `json:"system"` // NumPy, Numba, Numba parallel
+	System   string   `json:"system"` // NumPy, Numba, Numba parallel, numexpr, PyTorch
 	Ns       float64  `json:"ns"`     // per call
 	Checksum Checksum `json:"checksum"`
 }
 
 // ErrPeersMissing is returned (wrapped) by RunPeers when the interpreter
-// or its NumPy or Numba is not installed.
-var ErrPeersMissing = errors.New("install them with `make bench-peers`, or: apt-get install python3-numpy python3-numba")
+// or its NumPy, Numba, numexpr or PyTorch is not installed.
+var ErrPeersMissing = errors.New("install them with `make bench-peers`, or: apt-get install python3-numpy python3-numba python3-numexpr python3-torch")
 
-// CheckPeers reports whether python can import NumPy and Numba, with an
+// CheckPeers reports whether python can import NumPy, Numba, numexpr and
+// PyTorch, with an
 // error saying what to install when it cannot.
 func CheckPeers(ctx context.Context, python string) error {
 	if _, err := exec.LookPath(python); err != nil {
 		return fmt.Errorf("peers: %s not found: %w", python, ErrPeersMissing)
 	}
-	out, err := exec.CommandContext(ctx, python, "-c", "import numpy, numba").CombinedOutput()
+	out, err := exec.CommandContext(ctx, python, "-c", "import numpy, numba, numexpr, torch").CombinedOutput()
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
 		if k := strings.LastIndexByte(msg, '\n'); k >= 0 {

@@ -1,7 +1,8 @@
-"""NumPy and Numba versions of gojit's peer-benchmark workloads.
+"""NumPy, Numba, numexpr and PyTorch versions of gojit's peer-benchmark
+workloads.
 
 Run by `gojit bench -peers` with Debian's /usr/bin/python3 (python3-numpy,
-python3-numba). It reads a JSON spec on stdin, written by the Go side
+python3-numba, python3-numexpr, python3-torch). It reads a JSON spec on stdin, written by the Go side
 (internal/bench/peers.go):
 
     {"threads": 2, "rounds": 3, "min_time": 0.2,
@@ -17,9 +18,13 @@ to stderr.
 Systems: "NumPy" (idiomatic array expressions; BLAS for matmul, with
 `threads` BLAS threads), "Numba" (@njit(fastmath=False), one thread) and
 "Numba parallel" (@njit(parallel=True, fastmath=False), prange over rows,
-`threads` threads). The Numba kernels are loops over float32 with float32
-constants, the way one writes Numba for speed. Numba compile time is
-excluded: every kernel runs once before it is timed.
+`threads` threads), "numexpr" (numexpr.evaluate for the elementwise
+parts and its sums, NumPy for what numexpr cannot express: max and matmul;
+`threads` threads) and "PyTorch" (eager CPU tensor ops, the library's own
+softmax, layer_norm and addmm; `threads` intra-op threads). The Numba
+kernels are loops over float32 with float32 constants, the way one writes
+Numba for speed. Numba compile time is excluded: every kernel runs once
+before it is timed.
 
 Timing: each system is first called for about min_time seconds (thread
 pools start, caches warm); then each sample repeats the call k times, with
@@ -43,9 +48,15 @@ try:
     import numpy as np
     import numba
     from numba import njit, prange
+    import numexpr as ne
+    import torch
 except ImportError as e:  # the Go side turns this into an install hint
     print(json.dumps({"error": "missing Python module: %s" % e.name}))
     sys.exit(3)
+
+ne.set_num_threads(int(THREADS))
+torch.set_num_threads(int(THREADS))
+torch.set_grad_enabled(False)
 
 F32 = np.float32
 ZERO = F32(0.0)
@@ -132,6 +143,100 @@ def np_mix20(x, y, w, bias):
     v = u * w  # 18
     z = v + bias  # 19
     return np.maximum(z, r)  # 20
+
+
+# ---- numexpr: evaluate() for elementwise work and sums ----------------------
+# Constants are float32 variables, so the expressions stay in float32.
+
+NE = {"h": HALF, "z": ZERO, "eps": EPS}
+
+
+def ne_eval(expr, **arrays):
+    return ne.evaluate(expr, local_dict=dict(NE, **arrays))
+
+
+def ne_chain5(a, b):
+    return ne_eval("where((a + b) * a - b * h > z, (a + b) * a - b * h, z)", a=a, b=b)
+
+
+def ne_rowsum(x):
+    return ne_eval("sum(x, axis=1)", x=x)
+
+
+def ne_softmax(x):
+    m = x.max(axis=-1, keepdims=True)
+    e = ne_eval("exp(x - m)", x=x, m=m)
+    s = ne_eval("sum(e, axis=1)", e=e)[:, None]
+    return ne_eval("e / s", e=e, s=s)
+
+
+def ne_layernorm(x, gamma, beta):
+    n = F32(x.shape[-1])
+    mu = ne_eval("sum(x, axis=1)", x=x)[:, None] / n
+    d = ne_eval("x - mu", x=x, mu=mu)
+    v = ne_eval("sum(d * d, axis=1)", d=d)[:, None] / n
+    return ne_eval("d / sqrt(v + eps) * g + b", d=d, v=v, g=gamma, b=beta)
+
+
+def ne_matmul(a, b, bias):
+    t = a @ b
+    return ne_eval("where(t + c > z, t + c, z)", t=t, c=bias)
+
+
+def ne_mix20(x, y, w, bias):
+    e = ne_eval("sqrt(abs(x * w + y)) - y", x=x, y=y, w=w)  # 1-5
+    m = e.max(axis=-1, keepdims=True)  # 6
+    g = ne_eval("exp(e - m)", e=e, m=m)  # 7, 8
+    s = ne_eval("sum(g, axis=1)", g=g)[:, None]  # 9
+    q = ne_eval("where(g / s * x + tanh(y) < h, g / s * x + tanh(y), h)", g=g, s=s, x=x, y=y)  # 10-14
+    mu = ne_eval("sum(q, axis=1)", q=q)[:, None] / F32(x.shape[-1])  # 15
+    return ne_eval("where((q - mu) * (q - mu) * w + c > q - mu, (q - mu) * (q - mu) * w + c, q - mu)",
+                   q=q, mu=mu, w=w, c=bias)  # 16-20
+
+
+# ---- PyTorch: eager CPU tensor ops -------------------------------------------
+# Inputs are converted to tensors once, outside the timed calls; the result
+# is converted back (without a copy) only for the checks.
+
+
+def pt_chain5(a, b):
+    return torch.clamp_min((a + b) * a - b * 0.5, 0.0)
+
+
+def pt_rowsum(x):
+    return x.sum(dim=-1)
+
+
+def pt_softmax(x):
+    return torch.softmax(x, dim=-1)
+
+
+def pt_layernorm(x, gamma, beta):
+    return torch.nn.functional.layer_norm(x, (x.shape[-1],), gamma, beta, eps=float(EPS))
+
+
+def pt_matmul(a, b, bias):
+    return torch.relu(torch.addmm(bias, a, b))
+
+
+def pt_mix20(x, y, w, bias):
+    e = torch.sqrt(torch.abs(x * w + y)) - y  # 1-5
+    g = torch.exp(e - e.amax(dim=-1, keepdim=True))  # 6-8
+    h = g / g.sum(dim=-1, keepdim=True)  # 9, 10
+    q = torch.clamp_max(h * x + torch.tanh(y), 0.5)  # 11-14
+    r = q - q.mean(dim=-1, keepdim=True)  # 15, 16
+    return torch.maximum(r * r * w + bias, r)  # 17-20
+
+
+OTHERS = {
+    # kind: (numexpr function, PyTorch function)
+    "chain5": (ne_chain5, pt_chain5),
+    "rowsum": (ne_rowsum, pt_rowsum),
+    "softmax": (ne_softmax, pt_softmax),
+    "layernorm": (ne_layernorm, pt_layernorm),
+    "matmul": (ne_matmul, pt_matmul),
+    "mix20": (ne_mix20, pt_mix20),
+}
 
 
 # ---- Numba: loops over float32, compiled serial and parallel ----------------
@@ -245,6 +350,17 @@ TOL = {
 _compiled = {}
 
 
+def check(workload, kind, system, out, ref, args):
+    """Stops with a message if system's output differs from NumPy's beyond TOL."""
+    rtol, atol = TOL[kind]
+    if kind in ("rowsum", "matmul"):
+        atol *= float(np.abs(args[0]).sum(axis=-1).max()) if kind == "rowsum" else args[0].shape[1]
+    if out.shape != ref.shape or not np.allclose(out, ref, rtol=rtol, atol=atol):
+        bad = np.argmax(np.abs(out - ref)) if out.shape == ref.shape else 0
+        raise SystemExit("%s: %s differs from NumPy at flat index %d: %r vs %r"
+                         % (workload, system, bad, out.ravel()[bad], ref.ravel()[bad]))
+
+
 def numba_kernel(kind, parallel):
     key = (kind, parallel)
     if key not in _compiled:
@@ -294,15 +410,20 @@ def main():
             t0 = time.perf_counter()
             kern(out, *args)  # compiles
             log("%s: %s compiled in %.2f s" % (wl["name"], name, time.perf_counter() - t0))
-            rtol, atol = TOL[kind]
-            if kind in ("rowsum", "matmul"):
-                atol *= float(np.abs(args[0]).sum(axis=-1).max()) if kind == "rowsum" else args[0].shape[1]
-            if not np.allclose(out, ref, rtol=rtol, atol=atol):
-                bad = np.argmax(np.abs(out - ref))
-                raise SystemExit("%s: %s differs from NumPy at flat index %d: %r vs %r"
-                                 % (wl["name"], name, bad, out.ravel()[bad], ref.ravel()[bad]))
+            check(wl["name"], kind, name, out, ref, args)
             outs[name] = out
             systems[name] = lambda kern=kern, out=out, args=args: kern(out, *args)
+        ne_fn, pt_fn = OTHERS[kind]
+        targs = [torch.from_numpy(a) for a in args]
+        for name, fn in (("numexpr", lambda args=args: ne_fn(*args)),
+                         ("PyTorch", lambda targs=targs: pt_fn(*targs))):
+            out = fn()
+            out = out.numpy() if name == "PyTorch" else out
+            if out.dtype != np.float32:
+                raise SystemExit("%s: %s result is %s, not float32" % (wl["name"], name, out.dtype))
+            check(wl["name"], kind, name, out, ref, args)
+            outs[name] = out
+            systems[name] = fn
         sums = {"NumPy": checksum(ref)}
         sums.update({n: checksum(o) for n, o in outs.items()})
         # Warm up (thread pools start, caches fill) for about min_time,
@@ -329,6 +450,8 @@ def main():
         "python": sys.version.split()[0],
         "numpy": np.__version__,
         "numba": numba.__version__,
+        "numexpr": ne.__version__,
+        "torch": torch.__version__,
         "blas": blas_name(),
         "threads": int(THREADS),
         "numba_threads": numba.config.NUMBA_NUM_THREADS,
