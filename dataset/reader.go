@@ -21,7 +21,6 @@ type Reader struct {
 	h      header
 	schema Schema
 	rowOff []int
-	shapes [][]int // fixed NDArray shapes, shared by FieldMeta.Shape
 
 	mapped []byte // the whole file, when memory-mapped
 	cache  *pageCache
@@ -116,12 +115,6 @@ func open(path string, f *os.File, cfg openConfig) (*Reader, error) {
 		return nil, fmt.Errorf("%w: row size %d, the fields need %d", ErrCorrupt, h.rowSize, rowSize)
 	}
 	r.rowOff = offsets
-	r.shapes = make([][]int, len(r.schema.Fields))
-	for i, fd := range r.schema.Fields {
-		if fd.Kind == KindNDArray && !fd.Variable {
-			r.shapes[i] = fd.Shape
-		}
-	}
 	if r.meta, err = readTable(h.meta, "metadata table"); err != nil {
 		return nil, err
 	}
@@ -257,9 +250,8 @@ func (r *Reader) SamplePages(i int) (first, n int) {
 type FieldMeta struct {
 	Int   int64   // an Int field's value
 	Float float64 // a Float field's value
-	// Shape is an NDArray's shape, or an Image's [height, width, channels].
-	// For a fixed-shape NDArray it is shared with the Reader: do not
-	// modify it.
+	// Shape is an NDArray's shape, or an Image's [height, width, channels]
+	// (nil for the other kinds).
 	Shape    []int
 	Encoding ImageEncoding // an Image's encoding
 	Size     int           // bytes stored in the data pages (0 for Int and Float)
@@ -268,18 +260,23 @@ type FieldMeta struct {
 // AppendRaw appends the stored bytes of field f of sample i to dst,
 // without decoding (an Image's raw pixels or JPEG, an NDArray's
 // little-endian elements, JSON text, bytes), and returns them with the
-// field's metadata. With a dst of enough capacity nothing is allocated,
-// except FieldMeta.Shape for images and variable-shape arrays; use
-// AppendRawInto to avoid that too.
+// field's metadata. With a dst of enough capacity nothing is allocated
+// except FieldMeta.Shape for arrays and images; AppendRawInto avoids that
+// too.
+//
+// The pages the bytes come from are checksummed on their first read
+// (unless WithVerify(false)); every offset and size in the metadata row is
+// checked against the sample's allocation, the field's declared shape or
+// maximum, and the image's size.
 func (r *Reader) AppendRaw(dst []byte, i, f int) ([]byte, FieldMeta, error) {
 	var m FieldMeta
 	dst, err := r.AppendRawInto(dst, i, f, &m)
 	return dst, m, err
 }
 
-// AppendRawInto is AppendRaw writing the metadata into *m, reusing the
-// capacity of m.Shape (a shape held in m.Shape's own storage is
-// overwritten, one that is a fixed NDArray's shared shape is not).
+// AppendRawInto is AppendRaw writing the metadata into *m and the shape
+// into m.Shape's storage: a caller that reuses one FieldMeta whose Shape
+// has capacity MaxDims allocates nothing.
 func (r *Reader) AppendRawInto(dst []byte, i, f int, m *FieldMeta) ([]byte, error) {
 	if r.closed.Load() {
 		return dst, fileErr(r.path, ErrClosed)
@@ -323,7 +320,7 @@ func (r *Reader) AppendRawInto(dst []byte, i, f int, m *FieldMeta) ([]byte, erro
 				n *= uint64(d)
 			}
 		} else {
-			m.Shape = r.shapes[f]
+			m.Shape = append(m.Shape, fd.Shape...)
 			n = uint64(fd.fixedBytes())
 		}
 		if n != size {
