@@ -395,7 +395,9 @@ func (r *Reader) checkPage(p int, pg []byte) error {
 	return nil
 }
 
-// Close releases the mapping or cache and closes the file.
+// Close releases the mapping or cache and closes the file. It must not
+// be called while other calls on the Reader are in progress; calls after
+// it return ErrClosed.
 func (r *Reader) Close() error {
 	var err error
 	r.closeOnce.Do(func() {
