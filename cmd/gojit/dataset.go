@@ -30,6 +30,20 @@ import (
 // datasetFlags is `gojit dataset write|info|verify`: the action comes
 // first and has its own flags.
 func datasetFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
+	usage := fs.Usage
+	fs.Usage = func() {
+		usage()
+		fmt.Fprint(fs.Output(), `
+Actions:
+
+  write   --from-images DIR --labels FILE.csv --out FILE [--max-res N] [--quality Q] [--workers N]
+          --from-npy X.npy [--labels Y.npy] --out FILE
+  info    FILE [--json]
+  verify  FILE
+
+Run 'gojit dataset <action> -h' for an action's flags.
+`)
+	}
 	return func() int {
 		args := fs.Args()
 		if len(args) == 0 {
@@ -62,12 +76,16 @@ func actionFlags(action, synopsis, summary string, w io.Writer) *flag.FlagSet {
 }
 
 // parseAction parses args, accepting one positional argument (the file)
-// before or among the flags when file is not nil.
-func parseAction(fs *flag.FlagSet, args []string, file *string, stderr io.Writer) bool {
+// before or among the flags when file is not nil. It returns -1 to go on,
+// or the exit status to stop with (-h or a usage error).
+func parseAction(fs *flag.FlagSet, args []string, file *string, stderr io.Writer) int {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return false
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
 		}
 		if fs.NArg() == 0 {
 			break
@@ -84,10 +102,10 @@ func parseAction(fs *flag.FlagSet, args []string, file *string, stderr io.Writer
 		if file != nil {
 			*file = pos[0]
 		}
-		return true
+		return -1
 	}
 	fs.Usage()
-	return false
+	return exitUsage
 }
 
 func datasetWrite(args []string, stdout, stderr io.Writer) int {
@@ -102,8 +120,8 @@ func datasetWrite(args []string, stdout, stderr io.Writer) int {
 	encoding := fs.String("encoding", "jpeg", "image encoding: jpeg or raw")
 	workers := fs.Int("workers", 0, "encoding workers (0: one per CPU)")
 	pageSize := fs.Int("page-size", dataset.DefaultPageSize, "page size in bytes, a power of two")
-	if !parseAction(fs, args, nil, stderr) {
-		return exitUsage
+	if code := parseAction(fs, args, nil, stderr); code >= 0 {
+		return code
 	}
 	usageErr := func(msg string) int {
 		fmt.Fprintf(stderr, "gojit dataset write: %s\n", msg)
@@ -309,8 +327,8 @@ func datasetInfo(args []string, stdout, stderr io.Writer) int {
 	fs := actionFlags("info", "FILE [--json]", "Describe a dataset file: samples, pages, fields", stderr)
 	asJSON := fs.Bool("json", false, "print machine-readable JSON")
 	var file string
-	if !parseAction(fs, args, &file, stderr) {
-		return exitUsage
+	if code := parseAction(fs, args, &file, stderr); code >= 0 {
+		return code
 	}
 	r, err := dataset.Open(file)
 	if err != nil {
@@ -369,8 +387,9 @@ func datasetInfo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "samples    %d\npages      %d of %d bytes\nfile size  %d bytes\nfields:\n", info.Samples, info.Pages, info.PageSize, info.Bytes)
 	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
 	for _, f := range r.Schema().Fields {
-		desc := strings.TrimPrefix(f.String(), fmt.Sprintf("%s %q", f.Kind, f.Name))
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, f.Kind, strings.TrimSpace(desc))
+		desc := strings.TrimSpace(strings.TrimPrefix(f.String(), fmt.Sprintf("%s %q", f.Kind, f.Name)))
+		line := fmt.Sprintf("  %s\t%s\t%s", f.Name, f.Kind, desc)
+		fmt.Fprintln(tw, strings.TrimRight(line, "\t"))
 	}
 	tw.Flush()
 	return exitOK
@@ -381,8 +400,8 @@ func datasetVerify(args []string, stdout, stderr io.Writer) int {
 	fs := actionFlags("verify", "FILE", "Check a dataset file: header, tables, every page's checksum, every sample's fields", stderr)
 	maxProblems := fs.Int("max-problems", 20, "stop after this many problems")
 	var file string
-	if !parseAction(fs, args, &file, stderr) {
-		return exitUsage
+	if code := parseAction(fs, args, &file, stderr); code >= 0 {
+		return code
 	}
 	r, err := dataset.Open(file)
 	if err != nil {

@@ -176,6 +176,12 @@ func TestDatasetWriteErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
 	}
+	if code, _, stderr := gojitRun(t, "dataset", "write", "-h"); code != exitOK || !strings.Contains(stderr, "--from-npy X.npy") {
+		t.Errorf("dataset write -h: exit %d, %s", code, stderr)
+	}
+	if code, stdout, _ := gojitRun(t, "help", "dataset"); code != exitOK || !strings.Contains(stdout, "verify  FILE") {
+		t.Errorf("help dataset: exit %d, %s", code, stdout)
+	}
 	code, _, stderr := gojitRun(t, "dataset", "info", filepath.Join(dir, "a.png"))
 	if code != exitFail || !strings.Contains(stderr, "bad magic") {
 		t.Errorf("info of a PNG: exit %d, %s", code, stderr)
