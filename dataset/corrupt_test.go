@@ -198,3 +198,40 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestForgedHeader rewrites header numbers with a valid header checksum:
+// counts and sizes whose products overflow or exceed the file must be
+// refused, not trusted.
+func TestForgedHeader(t *testing.T) {
+	orig := smallFile(t)
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		edit func(*header)
+		want string
+	}{
+		{"samples", func(h *header) { h.sampleCount = 1 << 62 }, "samples cannot fit"},
+		{"rows overflow", func(h *header) { h.sampleCount, h.rowSize = 1<<40, 1<<24 }, "row size"},
+		{"rows", func(h *header) { h.sampleCount = h.fileSize / 17 }, "rows of"},
+		{"pages", func(h *header) { h.pageCount = 1 << 50 }, "do not fit"},
+		{"data offset", func(h *header) { h.dataOff = 1 << 62 }, "data offset"},
+		{"page size", func(h *header) { h.pageSize = 3 << 12 }, "power of two"},
+		{"flags", func(h *header) { h.flags = 1 }, "unknown flags"},
+		{"fields", func(h *header) { h.fieldCount = 0 }, "field count 0"},
+		{"table order", func(h *header) { h.alloc.off, h.pages.off = h.pages.off, h.alloc.off }, "allocation table at"},
+	}
+	for _, c := range cases {
+		h, err := decodeHeader(orig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.edit(&h)
+		b := append([]byte{}, orig...)
+		copy(b, h.encode())
+		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".ds")
+		os.WriteFile(path, b, 0o644)
+		if err := readAll(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrCorrupt and %q", c.name, err, c.want)
+		}
+	}
+}

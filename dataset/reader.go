@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -158,21 +159,28 @@ func (r *Reader) checkHeader() error {
 		return bad("field table at %d, want %d", h.fields.off, headerSize)
 	case h.fields.len > uint64(h.fieldCount)*(descSize+maxNameLen+8):
 		return bad("field table of %d bytes for %d fields", h.fields.len, h.fieldCount)
-	case h.dataOff%uint64(h.pageSize) != 0 || h.dataOff < h.fields.off+h.fields.len || h.dataOff > h.fields.off+h.fields.len+uint64(h.pageSize):
+	case h.rowSize > h.fieldCount*48:
+		return bad("row size %d is larger than %d fields can need", h.rowSize, h.fieldCount)
+	case h.dataOff != uint64(align(headerSize+int(h.fields.len), int(h.pageSize))):
 		return bad("data offset %d is not the first page boundary after the field table", h.dataOff)
+	case h.dataOff > h.fileSize:
+		return bad("data offset %d is past the end of the file", h.dataOff)
 	case h.pageCount > (h.fileSize-h.dataOff)/uint64(h.pageSize):
 		return bad("%d pages of %d bytes do not fit in the file", h.pageCount, h.pageSize)
+	case h.sampleCount > h.fileSize/allocSize:
+		return bad("%d samples cannot fit in a file of %d bytes", h.sampleCount, h.fileSize)
 	}
+	if hi, _ := bits.Mul64(h.sampleCount, uint64(h.rowSize)); hi != 0 || h.sampleCount*uint64(h.rowSize) > h.fileSize {
+		return bad("%d rows of %d bytes cannot fit in a file of %d bytes", h.sampleCount, h.rowSize, h.fileSize)
+	}
+	// No sum or product below overflows: each is at most the file size.
 	end := h.dataOff + h.pageCount*uint64(h.pageSize)
-	if h.sampleCount > math.MaxInt32*16 {
-		return bad("sample count %d", h.sampleCount)
-	}
 	for _, t := range []struct {
 		t    table
 		n    uint64
 		what string
 	}{{h.meta, h.sampleCount * uint64(h.rowSize), "metadata table"}, {h.alloc, h.sampleCount * allocSize, "allocation table"}, {h.pages, h.pageCount * pageEntry, "page table"}} {
-		if t.t.off != end || t.t.len != t.n {
+		if t.t.off != end || t.t.len != t.n || t.n > h.fileSize-end {
 			return bad("%s at %d (%d bytes), want %d (%d bytes)", t.what, t.t.off, t.t.len, end, t.n)
 		}
 		end += t.n

@@ -16,11 +16,22 @@ import (
 // TestDeterministicAcrossWorkers writes the same samples with 1, 2 and 7
 // workers and compares the files byte for byte.
 func TestDeterministicAcrossWorkers(t *testing.T) {
+	t.Run("every kind", func(t *testing.T) { checkDeterministic(t, testSchema(), testSample) })
+	// JPEG and downscaling, with samples of very different sizes.
+	schema := Schema{Fields: []Field{Image("j", ImageOptions{Encoding: JPEG, MaxRes: 40, Quality: 80}), Int("i")}}
+	t.Run("jpeg", func(t *testing.T) {
+		checkDeterministic(t, schema, func(i int) Sample {
+			return Sample{"j": smooth(10+(i*37)%90, 10+(i*53)%70, i%4 == 0), "i": i}
+		})
+	})
+}
+
+func checkDeterministic(t *testing.T, schema Schema, gen func(int) Sample) {
 	dir := t.TempDir()
 	var first []byte
 	for _, workers := range []int{1, 2, 7} {
 		path := filepath.Join(dir, "w.ds")
-		writeFile(t, path, testSchema(), 97, testSample, WithWorkers(workers), WithPageSize(MinPageSize))
+		writeFile(t, path, schema, 97, gen, WithWorkers(workers), WithPageSize(MinPageSize))
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
