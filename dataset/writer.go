@@ -355,6 +355,9 @@ func (w *Writer) ship(ctx context.Context, tasks chan<- func()) error {
 	job := func() error {
 		info.crc = crc(buf)
 		_, err := w.f.WriteAt(buf, off)
+		if err == nil {
+			startWriteback(w.f, off, int64(len(buf)))
+		}
 		clear(buf)
 		w.free <- buf
 		if err != nil {
