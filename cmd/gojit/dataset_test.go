@@ -267,3 +267,33 @@ func TestDatasetFromNPY(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadNPY feeds damaged .npy files to the reader: errors are fine,
+// panics are not, and an accepted array's data matches its shape.
+func FuzzReadNPY(f *testing.F) {
+	xb := make([]byte, 4*6)
+	f.Add(npyFile("<f4", []int{3, 2}, xb))
+	f.Add(npyFile("|b1", []int{0}, nil))
+	f.Add(npyFile("<i8", []int{}, make([]byte, 8)))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(dir, "f.npy")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a, err := readNPY(path)
+		if err != nil {
+			return
+		}
+		n := a.dtype.Size()
+		for _, d := range a.shape {
+			n *= d
+		}
+		if n != len(a.data) {
+			t.Fatalf("shape %v of %s with %d data bytes", a.shape, a.dtype, len(a.data))
+		}
+		if len(a.shape) > 0 && a.shape[0] > 0 {
+			a.at(a.shape[0] - 1)
+		}
+	})
+}
