@@ -34,13 +34,12 @@ type Writer struct {
 	pages  []*pageInfo // one per page started
 	n      int         // samples placed
 
-	cur     []byte // the page being filled, or nil
-	curInfo *pageInfo
-	used    int // bytes used in cur
+	cur     []part    // the data placed in the page being filled
+	curInfo *pageInfo // that page's entry, or nil if no page is open
+	used    int       // bytes used in that page
 
-	free  chan []byte // page buffers ready for reuse
-	nbufs int         // page buffers allocated
-	bufs  chan []byte // sample data buffers ready for reuse
+	free chan []byte // zeroed page buffers ready for reuse
+	bufs chan []byte // sample data buffers ready for reuse
 
 	cancel context.CancelCauseFunc // stops the current Write
 
@@ -84,7 +83,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 		enc:     encoder{schema: schema, offsets: offsets, rowSize: rowSize},
 		dataOff: int64(align(headerSize+len(ft), cfg.pageSize)),
 		ps:      cfg.pageSize,
-		free:    make(chan []byte, cfg.workers+2),
+		free:    make(chan []byte, cfg.workers),
 		bufs:    make(chan []byte, chunkSize*(3*cfg.workers+4)),
 	}
 	if cfg.progress >= 0 && term.IsTerminal(int(os.Stderr.Fd())) {
@@ -269,7 +268,6 @@ func (w *Writer) allocate(ctx context.Context, cancel context.CancelCauseFunc, o
 			w.allocs = le.AppendUint64(w.allocs, uint64(base))
 			w.allocs = le.AppendUint64(w.allocs, uint64(len(e.data)))
 			w.n++
-			w.putBuf(e.data)
 		}
 		if w.bar != nil {
 			w.bar.Add(len(c.enc))
@@ -277,10 +275,11 @@ func (w *Writer) allocate(ctx context.Context, cancel context.CancelCauseFunc, o
 	}
 }
 
-// place copies a sample's data into pages and returns its file offset (0
-// for no data). A sample that fits in a page goes into the current page
-// if it fits there (at a multiple of 8), else into a new one; a larger
-// sample gets a run of new pages of its own.
+// place assigns a sample's data its place in the pages and returns its
+// file offset (0 for no data). A sample that fits in a page goes into the
+// current page if it fits there (at a multiple of 8), else into a new one;
+// a larger sample gets a run of new pages of its own. The bytes are copied
+// into the page by the worker that writes it.
 func (w *Writer) place(ctx context.Context, data []byte, tasks chan<- func()) (int64, error) {
 	s := len(data)
 	if s == 0 {
@@ -288,16 +287,14 @@ func (w *Writer) place(ctx context.Context, data []byte, tasks chan<- func()) (i
 	}
 	if s <= w.ps {
 		start := align(w.used, 8)
-		if w.cur == nil || start+s > w.ps {
+		if w.curInfo == nil || start+s > w.ps {
 			if err := w.ship(ctx, tasks); err != nil {
 				return 0, err
 			}
-			if err := w.newPage(ctx); err != nil {
-				return 0, err
-			}
+			w.newPage()
 			start = 0
 		}
-		copy(w.cur[start:], data)
+		w.cur = append(w.cur, part{data: data, at: start, release: true})
 		w.used = start + s
 		return w.dataOff + int64(len(w.pages)-1)*int64(w.ps) + int64(start), nil
 	}
@@ -306,10 +303,10 @@ func (w *Writer) place(ctx context.Context, data []byte, tasks chan<- func()) (i
 	}
 	first := len(w.pages)
 	for off := 0; off < s; off += w.ps {
-		if err := w.newPage(ctx); err != nil {
-			return 0, err
-		}
-		w.used = copy(w.cur, data[off:])
+		w.newPage()
+		n := min(w.ps, s-off)
+		w.cur = append(w.cur, part{data: data[off : off+n]})
+		w.used = n
 		if err := w.ship(ctx, tasks); err != nil {
 			return 0, err
 		}
@@ -317,49 +314,54 @@ func (w *Writer) place(ctx context.Context, data []byte, tasks chan<- func()) (i
 	return w.dataOff + int64(first)*int64(w.ps), nil
 }
 
-// newPage starts a page with a zeroed buffer, waiting for one if as many
-// as the pool allows are in flight.
-func (w *Writer) newPage(ctx context.Context) error {
-	var buf []byte
-	select {
-	case buf = <-w.free:
-	default:
-		if w.nbufs < cap(w.free) {
-			w.nbufs++
-			buf = make([]byte, w.ps)
-		} else {
-			select {
-			case buf = <-w.free:
-			case <-ctx.Done():
-				return context.Cause(ctx)
-			}
-		}
-	}
-	w.cur, w.used = buf, 0
-	w.curInfo = &pageInfo{}
-	w.pages = append(w.pages, w.curInfo)
-	return nil
+// part is a piece of sample data and where it goes in its page.
+type part struct {
+	data    []byte
+	at      int
+	release bool // data is a whole sample's buffer, reusable once copied
 }
 
-// ship hands the current page, if any, to a worker, which checksums and
-// writes it, then zeroes the buffer and returns it to the pool. With a
-// nil tasks, ship does that itself.
+// newPage starts a page.
+func (w *Writer) newPage() {
+	w.cur, w.used = nil, 0
+	w.curInfo = &pageInfo{}
+	w.pages = append(w.pages, w.curInfo)
+}
+
+// ship hands the current page, if any, to a worker, which assembles it
+// in a page buffer, checksums it and writes it. With a nil tasks, ship
+// does that itself.
 func (w *Writer) ship(ctx context.Context, tasks chan<- func()) error {
-	if w.cur == nil {
+	if w.curInfo == nil {
 		return nil
 	}
-	buf, info, p := w.cur, w.curInfo, len(w.pages)-1
-	info.used = uint32(w.used)
+	parts, info, p, used := w.cur, w.curInfo, len(w.pages)-1, w.used
+	info.used = uint32(used)
 	w.cur, w.curInfo, w.used = nil, nil, 0
 	off := w.dataOff + int64(p)*int64(w.ps)
 	job := func() error {
+		var buf []byte
+		select {
+		case buf = <-w.free:
+		default:
+			buf = make([]byte, w.ps)
+		}
+		for _, pt := range parts {
+			copy(buf[pt.at:], pt.data)
+			if pt.release {
+				w.putBuf(pt.data)
+			}
+		}
 		info.crc = crc(buf)
 		_, err := w.f.WriteAt(buf, off)
 		if err == nil {
 			startWriteback(w.f, off, int64(len(buf)))
 		}
-		clear(buf)
-		w.free <- buf
+		clear(buf[:used])
+		select {
+		case w.free <- buf:
+		default:
+		}
 		if err != nil {
 			return fileErr(w.path, fmt.Errorf("writing page %d: %w", p, err))
 		}
@@ -377,9 +379,6 @@ func (w *Writer) ship(ctx context.Context, tasks chan<- func()) error {
 	}:
 		return nil
 	case <-ctx.Done():
-		// The page is abandoned with the write; give the buffer back.
-		clear(buf)
-		w.free <- buf
 		return context.Cause(ctx)
 	}
 }
