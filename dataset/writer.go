@@ -62,6 +62,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	schema = cloneSchema(schema) // with the Image defaults filled in
 	if err := schema.Validate(); err != nil {
 		return nil, fileErr(path, fmt.Errorf("schema: %w", err))
 	}
@@ -71,7 +72,6 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 	if cfg.pageSize < MinPageSize || cfg.pageSize > MaxPageSize || !isPow2(uint64(cfg.pageSize)) {
 		return nil, fileErr(path, fmt.Errorf("WithPageSize(%d): want a power of two from %d to %d", cfg.pageSize, MinPageSize, MaxPageSize))
 	}
-	schema = cloneSchema(schema)
 	offsets, rowSize := layout(schema)
 	ft := encodeFields(schema, offsets)
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")

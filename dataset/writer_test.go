@@ -264,3 +264,39 @@ func TestMultipleWrites(t *testing.T) {
 		t.Errorf("empty file: %d samples, %d pages", r2.Len(), r2.NumPages())
 	}
 }
+
+// TestCloseFails removes the directory before Close: the rename fails,
+// Close says so naming the file, and nothing is left behind.
+func TestCloseFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sub")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "x.ds")
+	w, err := Create(path, testSchema(), WithPageSize(MinPageSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(context.Background(), samplesOf(5, testSample)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	err = w.Close()
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Close: %v, want an error naming %s", err, path)
+	}
+	if err2 := w.Close(); err2 != err {
+		t.Errorf("second Close: %v, want the first error again", err2)
+	}
+	if err := w.Write(context.Background(), samplesOf(1, testSample)); !errors.Is(err, ErrClosed) {
+		t.Errorf("Write after Close: %v, want ErrClosed", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s exists again: %v", dir, err)
+	}
+	if _, err := Create(filepath.Join(dir, "y.ds"), testSchema()); err == nil || !strings.Contains(err.Error(), "y.ds") {
+		t.Errorf("Create in a missing directory: %v", err)
+	}
+}
