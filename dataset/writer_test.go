@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"image"
 	"os"
@@ -161,6 +162,11 @@ func TestBadSamples(t *testing.T) {
 		{"image type", func(s Sample) { s["img"] = []byte{1} }, "img", "want an image.Image"},
 		{"empty image", func(s Sample) { s["img"] = image.NewRGBA(image.Rect(0, 0, 0, 3)) }, "img", "empty image"},
 		{"json", func(s Sample) { s["j"] = func() {} }, "j", "unsupported type"},
+		{"raw json", func(s Sample) { s["j"] = json.RawMessage("{") }, "j", "not valid JSON"},
+		{"loader", func(s Sample) {
+			s["img"] = func() (image.Image, error) { return nil, errors.New("cat.png does not decode") }
+		}, "img", "cat.png does not decode"},
+		{"uint64", func(s Sample) { s["n"] = uint64(1 << 63) }, "n", "overflows int64"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -298,5 +304,35 @@ func TestCloseFails(t *testing.T) {
 	}
 	if _, err := Create(filepath.Join(dir, "y.ds"), testSchema()); err == nil || !strings.Contains(err.Error(), "y.ds") {
 		t.Errorf("Create in a missing directory: %v", err)
+	}
+}
+
+// TestSilentWithoutTerminal writes with the progress bar on while
+// standard error is a pipe: nothing may appear on it.
+func TestSilentWithoutTerminal(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = pw
+	writeFile(t, filepath.Join(t.TempDir(), "q.ds"), testSchema(), 30, testSample, WithProgress(true), WithTotal(30))
+	os.Stderr = saved
+	pw.Close()
+	var got bytes.Buffer
+	got.ReadFrom(pr)
+	if got.Len() != 0 {
+		t.Errorf("wrote %q to a non-terminal standard error", got.String())
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.ds")
+	if _, err := Open(missing); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+		t.Errorf("Open of a missing file: %v", err)
+	}
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Open of a directory: %v", err)
 	}
 }
