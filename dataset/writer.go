@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -93,7 +94,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
 			progressbar.OptionSetItsString("samples"),
-			progressbar.OptionThrottle(100_000_000),
+			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish())
 		if cfg.total <= 0 {
 			w.bar.ChangeMax(-1)
