@@ -8,6 +8,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -109,7 +110,7 @@ func TestSpansPages(t *testing.T) {
 func TestCancel(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.ds")
-	w, err := Create(path, testSchema(), WithWorkers(2), WithPageSize(MinPageSize))
+	w, err := Create(path, testSchema(), WithWorkers(3), WithPageSize(MinPageSize))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,9 +125,13 @@ func TestCancel(t *testing.T) {
 			}
 		}
 	}
+	before := runtime.NumGoroutine()
 	err = w.Write(ctx, seq)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Write: %v, want context.Canceled", err)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines after the cancelled Write, %d before", after, before)
 	}
 	if err2 := w.Close(); !errors.Is(err2, context.Canceled) {
 		t.Errorf("Close after a cancelled Write: %v", err2)
