@@ -153,7 +153,7 @@ func TestDatasetWriteErrors(t *testing.T) {
 		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "missing.csv"), "--out", out}, exitFail, "missing.csv:3: image nope.png: no such file"},
 		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "badlabel.csv"), "--out", out}, exitFail, `badlabel.csv:3: label "x" is not an integer`},
 		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "nohead.csv"), "--out", out}, exitFail, "nohead.csv:1: the header"},
-		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "broken.csv"), "--out", out}, exitFail, "sample 1: field \"image\""},
+		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "broken.csv"), "--out", out}, exitFail, "sample 1: field \"image\": bad sample: " + filepath.Join(dir, "broken.csv") + ":3: image " + filepath.Join(dir, "broken.png") + " does not decode"},
 		{[]string{"--from-images", dir, "--out", out}, exitUsage, "needs --labels"},
 		{[]string{"--labels", "x", "--out", out}, exitUsage, "exactly one of"},
 		{[]string{"--from-npy", "x.npy"}, exitUsage, "--out is required"},
