@@ -341,3 +341,51 @@ func TestOpenErrors(t *testing.T) {
 		t.Errorf("Open of a directory: %v", err)
 	}
 }
+
+// FuzzWriteRead writes samples of sizes the fuzzer picks (around the page
+// size and its multiples) with 1 to 3 workers, then reads every one back
+// and compares it; Open checks the placement rules on the way.
+func FuzzWriteRead(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, uint8(1))
+	f.Add([]byte{255, 255, 1, 128, 200, 0, 7}, uint8(2))
+	f.Add([]byte{16, 16, 16, 16, 16, 16}, uint8(3))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, spec []byte, workers uint8) {
+		if len(spec) > 64 {
+			spec = spec[:64]
+		}
+		// Each byte b gives a size: b*b/4 + b (0 to 16,510 bytes, so
+		// samples below, at and above one and several 4 KiB pages).
+		size := func(i int) int { b := int(spec[i]); return b*b/4 + b }
+		gen := func(i int) Sample {
+			d := make([]byte, size(i))
+			for j := range d {
+				d[j] = byte(i*7 + j)
+			}
+			return Sample{"d": d, "n": i}
+		}
+		schema := Schema{Fields: []Field{Int("n"), Bytes("d")}}
+		path := filepath.Join(dir, "fw.ds")
+		writeFile(t, path, schema, len(spec), gen, WithWorkers(1+int(workers)%3), WithPageSize(MinPageSize))
+		r, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if r.Len() != len(spec) {
+			t.Fatalf("Len %d, want %d", r.Len(), len(spec))
+		}
+		for i := range spec {
+			s, err := r.Sample(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s["n"] != int64(i) || !bytes.Equal(s["d"].([]byte), gen(i)["d"].([]byte)) {
+				t.Fatalf("sample %d (%d bytes) differs", i, size(i))
+			}
+		}
+		if err := r.Verify(context.Background(), 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
