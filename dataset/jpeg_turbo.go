@@ -1,0 +1,180 @@
+//go:build cgo && !noturbojpeg
+
+package dataset
+
+/*
+#cgo LDFLAGS: -lturbojpeg
+#include <stdio.h>
+#include <stdlib.h>
+#include <turbojpeg.h>
+
+static int gojit_tj_encode(tjhandle t, const unsigned char *pix, int w, int h, int c, int quality,
+                           unsigned char **out, unsigned long *size, char *msg, int msglen) {
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	int ss = c == 1 ? TJSAMP_GRAY : TJSAMP_420;
+	*out = NULL;
+	*size = 0;
+	int r = tjCompress2(t, pix, w, w * c, h, pf, out, size, ss, quality, 0);
+	if (r != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+	}
+	return r;
+}
+
+static int gojit_tj_header(tjhandle t, const unsigned char *jpeg, unsigned long size, int *w, int *h, int *gray,
+                           char *msg, int msglen) {
+	int ss, cs;
+	int r = tjDecompressHeader3(t, jpeg, size, w, h, &ss, &cs);
+	if (r != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+	}
+	*gray = cs == TJCS_GRAY;
+	return r;
+}
+
+// gojit_tj_decode checks that the JPEG is w by h, then decodes it into dst
+// as c channels. It returns 0, -1 with msg set, or -2 when the size
+// differs (*jw, *jh).
+static int gojit_tj_decode(tjhandle t, const unsigned char *jpeg, unsigned long size, unsigned char *dst,
+                           int w, int h, int c, int *jw, int *jh, char *msg, int msglen) {
+	int gray;
+	if (gojit_tj_header(t, jpeg, size, jw, jh, &gray, msg, msglen) != 0) {
+		return -1;
+	}
+	if (*jw != w || *jh != h) {
+		return -2;
+	}
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	if (tjDecompress2(t, jpeg, size, dst, w, w * c, h, pf, TJFLAG_STOPONWARNING) != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+		return -1;
+	}
+	return 0;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// jpegBackend names the JPEG codec in this build.
+const jpegBackend = "libjpeg-turbo"
+
+// encodeJPEG compresses interleaved 8-bit pixels (c = 1 gray or 3 RGB,
+// rows top to bottom) at quality 1..100 and appends the JPEG to dst.
+// RGB is subsampled 4:2:0, gray is stored as one component.
+func encodeJPEG(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
+	if len(pix) != w*h*c || w <= 0 || h <= 0 {
+		return dst, fmt.Errorf("jpeg: %d bytes for %dx%dx%d pixels", len(pix), h, w, c)
+	}
+	t, err := compressors.get()
+	if err != nil {
+		return dst, err
+	}
+	defer compressors.put(t)
+	var out *C.uchar
+	var size C.ulong
+	r := C.gojit_tj_encode(t.h, (*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(c), C.int(quality), &out, &size, t.msg, msgLen)
+	if out != nil {
+		defer C.tjFree(out)
+	}
+	if r != 0 {
+		return dst, fmt.Errorf("jpeg: encoding: %s", C.GoString(t.msg))
+	}
+	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(out)), int(size))...), nil
+}
+
+// handle is a TurboJPEG compressor or decompressor with a C buffer for
+// its error message. Creating one costs about as much as coding a small
+// image, so they are kept in bounded pools.
+type handle struct {
+	h   C.tjhandle
+	msg *C.char
+}
+
+const msgLen = 256
+
+// handlePool holds idle handles of one kind; one returned beyond its
+// capacity is destroyed.
+type handlePool struct {
+	idle     chan *handle
+	compress bool
+}
+
+var (
+	compressors   = handlePool{idle: make(chan *handle, 2*runtime.GOMAXPROCS(0)), compress: true}
+	decompressors = handlePool{idle: make(chan *handle, 4*runtime.GOMAXPROCS(0))}
+)
+
+func (p *handlePool) get() (*handle, error) {
+	select {
+	case t := <-p.idle:
+		return t, nil
+	default:
+	}
+	var h C.tjhandle
+	if p.compress {
+		h = C.tjInitCompress()
+	} else {
+		h = C.tjInitDecompress()
+	}
+	if h == nil {
+		return nil, fmt.Errorf("jpeg: %s", C.GoString(C.tjGetErrorStr2(nil)))
+	}
+	return &handle{h: h, msg: (*C.char)(C.malloc(msgLen))}, nil
+}
+
+func (p *handlePool) put(t *handle) {
+	select {
+	case p.idle <- t:
+	default:
+		C.tjDestroy(t.h)
+		C.free(unsafe.Pointer(t.msg))
+	}
+}
+
+// jpegSize returns a JPEG's width and height and whether it is grayscale.
+func jpegSize(data []byte) (w, h int, gray bool, err error) {
+	if len(data) == 0 {
+		return 0, 0, false, errors.New("jpeg: empty data")
+	}
+	d, err := decompressors.get()
+	if err != nil {
+		return 0, 0, false, err
+	}
+	defer decompressors.put(d)
+	var cw, ch, cg C.int
+	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, d.msg, msgLen) != 0 {
+		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(d.msg))
+	}
+	return int(cw), int(ch), cg != 0, nil
+}
+
+// decodeJPEG decompresses data into dst, which holds exactly w*h*c bytes
+// (c = 1 or 3); the JPEG must be w by h. A warning from libjpeg-turbo
+// (such as a truncated stream) is an error.
+func decodeJPEG(dst, data []byte, w, h, c int) error {
+	if len(dst) != w*h*c || (c != 1 && c != 3) || w <= 0 || h <= 0 {
+		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
+	}
+	if len(data) == 0 {
+		return errors.New("jpeg: empty data")
+	}
+	d, err := decompressors.get()
+	if err != nil {
+		return err
+	}
+	defer decompressors.put(d)
+	var jw, jh C.int
+	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), &jw, &jh, d.msg, msgLen) {
+	case 0:
+		return nil
+	case -2:
+		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", int(jh), int(jw), h, w)
+	}
+	return fmt.Errorf("jpeg: decoding: %s", C.GoString(d.msg))
+}
