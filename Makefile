@@ -1,5 +1,6 @@
 # gojit build entry points. `make demo` and `make test` install what a fresh
-# Debian machine lacks (LLVM 19's development package) before running.
+# Debian machine lacks (LLVM 19's and libjpeg-turbo's development packages)
+# before running.
 
 export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
@@ -20,6 +21,9 @@ deps:
 	@command -v llvm-config-19 >/dev/null 2>&1 || { \
 		echo "llvm-config-19 not found: installing llvm-19-dev"; \
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q llvm-19-dev; }
+	@[ -f /usr/include/turbojpeg.h ] || { \
+		echo "turbojpeg.h not found: installing libturbojpeg0-dev"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q libturbojpeg0-dev; }
 
 demo: deps
 	$(GO) run ./cmd/gojit demo

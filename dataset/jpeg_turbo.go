@@ -1,0 +1,126 @@
+//go:build cgo
+
+package dataset
+
+/*
+#cgo LDFLAGS: -lturbojpeg
+#include <stdio.h>
+#include <stdlib.h>
+#include <turbojpeg.h>
+
+static int gojit_tj_encode(const unsigned char *pix, int w, int h, int c, int quality,
+                           unsigned char **out, unsigned long *size, char *msg, int msglen) {
+	tjhandle t = tjInitCompress();
+	if (t == NULL) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(NULL));
+		return -1;
+	}
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	int ss = c == 1 ? TJSAMP_GRAY : TJSAMP_420;
+	*out = NULL;
+	*size = 0;
+	int r = tjCompress2(t, pix, w, w * c, h, pf, out, size, ss, quality, 0);
+	if (r != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+	}
+	tjDestroy(t);
+	return r;
+}
+
+static int gojit_tj_header(const unsigned char *jpeg, unsigned long size, int *w, int *h, int *gray,
+                           char *msg, int msglen) {
+	tjhandle t = tjInitDecompress();
+	if (t == NULL) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(NULL));
+		return -1;
+	}
+	int ss, cs;
+	int r = tjDecompressHeader3(t, jpeg, size, w, h, &ss, &cs);
+	if (r != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+	}
+	*gray = cs == TJCS_GRAY;
+	tjDestroy(t);
+	return r;
+}
+
+static int gojit_tj_decode(const unsigned char *jpeg, unsigned long size, unsigned char *dst,
+                           int w, int h, int c, char *msg, int msglen) {
+	tjhandle t = tjInitDecompress();
+	if (t == NULL) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(NULL));
+		return -1;
+	}
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	int r = tjDecompress2(t, jpeg, size, dst, w, w * c, h, pf, TJFLAG_STOPONWARNING);
+	if (r != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+	}
+	tjDestroy(t);
+	return r;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+)
+
+// jpegBackend names the JPEG codec in this build.
+const jpegBackend = "libjpeg-turbo"
+
+// encodeJPEG compresses interleaved 8-bit pixels (c = 1 gray or 3 RGB,
+// rows top to bottom) at quality 1..100 and appends the JPEG to dst.
+// RGB is subsampled 4:2:0, gray is stored as one component.
+func encodeJPEG(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
+	if len(pix) != w*h*c || w <= 0 || h <= 0 {
+		return dst, fmt.Errorf("jpeg: %d bytes for %dx%dx%d pixels", len(pix), h, w, c)
+	}
+	var out *C.uchar
+	var size C.ulong
+	var msg [256]C.char
+	r := C.gojit_tj_encode((*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(c), C.int(quality), &out, &size, &msg[0], C.int(len(msg)))
+	if out != nil {
+		defer C.tjFree(out)
+	}
+	if r != 0 {
+		return dst, fmt.Errorf("jpeg: encoding: %s", C.GoString(&msg[0]))
+	}
+	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(out)), int(size))...), nil
+}
+
+// jpegSize returns a JPEG's width and height and whether it is grayscale.
+func jpegSize(data []byte) (w, h int, gray bool, err error) {
+	if len(data) == 0 {
+		return 0, 0, false, errors.New("jpeg: empty data")
+	}
+	var cw, ch, cg C.int
+	var msg [256]C.char
+	if C.gojit_tj_header((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, &msg[0], C.int(len(msg))) != 0 {
+		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(&msg[0]))
+	}
+	return int(cw), int(ch), cg != 0, nil
+}
+
+// decodeJPEG decompresses data into dst, which holds exactly w*h*c bytes
+// (c = 1 or 3); the JPEG must be w by h. A warning from libjpeg-turbo
+// (such as a truncated stream) is an error.
+func decodeJPEG(dst, data []byte, w, h, c int) error {
+	jw, jh, _, err := jpegSize(data)
+	if err != nil {
+		return err
+	}
+	if jw != w || jh != h {
+		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", jh, jw, h, w)
+	}
+	if len(dst) != w*h*c || (c != 1 && c != 3) {
+		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
+	}
+	var msg [256]C.char
+	if C.gojit_tj_decode((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), &msg[0], C.int(len(msg))) != 0 {
+		return fmt.Errorf("jpeg: decoding: %s", C.GoString(&msg[0]))
+	}
+	return nil
+}
