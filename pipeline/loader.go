@@ -1,0 +1,659 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/dataset"
+)
+
+// Config configures a Loader. The zero value of every field but
+// BatchSize has a sensible meaning.
+type Config struct {
+	// BatchSize is the number of samples per batch (at least 1).
+	BatchSize int
+	// Workers is the number of goroutines that read and decode samples;
+	// 0 means runtime.GOMAXPROCS(0). Each batch is split among them by
+	// sample, so they all work on the earliest unfinished batches.
+	Workers int
+	// Order is the order of the samples in an epoch.
+	Order Order
+	// Seed keys every random choice: the shuffles and the ops' draws.
+	Seed int64
+	// DropLast drops each rank's last batch when it is smaller than
+	// BatchSize.
+	DropLast bool
+	// Indices, if not nil, is the subset of the file's samples an epoch
+	// visits (in this order for Sequential); an index may appear more than
+	// once, and each appearance counts as a sample.
+	Indices []int
+	// Rank and WorldSize shard every epoch for distributed training: rank
+	// r of WorldSize gets a disjoint part of equal size (see the package
+	// documentation for the padding). WorldSize 0 means 1.
+	Rank, WorldSize int
+	// BatchesAhead is how many batches the workers may prepare beyond the
+	// one the caller holds; the Loader allocates BatchesAhead+2 batch
+	// slots, once.
+	BatchesAhead int
+	// OpenPages is, for QuasiRandom, how many data pages (in the epoch's
+	// random page order) a shuffling window spans; 0 means 8.
+	OpenPages int
+	// Fields maps each field to load to its ops. A field's list that does
+	// not start with a Decoder gets the field's DefaultDecoder first; an
+	// empty list loads the decoded value. A nil map loads every field of
+	// the file with its default decoder.
+	Fields map[string][]Op
+	// Open are options for dataset.Open (dataset.WithPread with a bounded
+	// cache, for instance, for a file larger than memory).
+	Open []dataset.OpenOption
+}
+
+// ErrClosed is reported by Epoch on a closed Loader.
+var ErrClosed = errors.New("pipeline: loader is closed")
+
+// SampleError is the error of an op on one sample.
+type SampleError struct {
+	Path  string // the dataset file
+	Index int    // the sample's index in the file
+	Field string
+	Op    string // the op's name
+	Step  int    // the op's position in the field's pipeline (0: decoder)
+	Err   error
+}
+
+func (e *SampleError) Error() string {
+	return fmt.Sprintf("pipeline: %s: sample %d, field %q, op %d (%s): %v", e.Path, e.Index, e.Field, e.Step, e.Op, e.Err)
+}
+
+func (e *SampleError) Unwrap() error { return e.Err }
+
+// Loader reads batches of samples from a dataset file through each
+// field's ops, into batch memory it allocates once.
+type Loader struct {
+	path   string
+	r      *dataset.Reader
+	cfg    Config
+	plans  []plan
+	byName map[string]int
+	bufs   []buffer
+	slots  []*slot
+	shard  *shard
+
+	per, nBatches, lastLen int // samples per rank and epoch; batches; size of the last
+
+	workers []*worker
+	free    chan int // slots the dispatcher may fill, in order
+
+	mu      sync.Mutex
+	running bool
+	closed  bool
+	cancel  context.CancelFunc
+	idle    *sync.Cond // signalled when an epoch ends
+}
+
+// NewLoader opens the dataset file at path and prepares a loader: it
+// declares every field's ops, allocates BatchesAhead+2 batch slots and
+// computes the sharding. Nothing runs until Epoch.
+func NewLoader(path string, cfg Config) (*Loader, error) {
+	if cfg.WorldSize == 0 {
+		cfg.WorldSize = 1
+	}
+	if cfg.Workers == 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.OpenPages == 0 {
+		cfg.OpenPages = 8
+	}
+	switch {
+	case cfg.BatchSize < 1:
+		return nil, fmt.Errorf("pipeline: %s: BatchSize %d, want at least 1", path, cfg.BatchSize)
+	case cfg.Workers < 0:
+		return nil, fmt.Errorf("pipeline: %s: Workers %d is negative", path, cfg.Workers)
+	case cfg.WorldSize < 1 || cfg.Rank < 0 || cfg.Rank >= cfg.WorldSize:
+		return nil, fmt.Errorf("pipeline: %s: Rank %d of WorldSize %d: want 0 <= Rank < WorldSize", path, cfg.Rank, cfg.WorldSize)
+	case cfg.BatchesAhead < 0:
+		return nil, fmt.Errorf("pipeline: %s: BatchesAhead %d is negative", path, cfg.BatchesAhead)
+	case cfg.OpenPages < 1:
+		return nil, fmt.Errorf("pipeline: %s: OpenPages %d, want at least 1", path, cfg.OpenPages)
+	case cfg.Order != Sequential && cfg.Order != Random && cfg.Order != QuasiRandom:
+		return nil, fmt.Errorf("pipeline: %s: unknown %v", path, cfg.Order)
+	}
+	r, err := dataset.Open(path, cfg.Open...)
+	if err != nil {
+		return nil, err
+	}
+	l, err := newLoader(path, r, cfg)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
+	n := r.Len()
+	base := cfg.Indices
+	if base == nil {
+		base = make([]int, n)
+		for i := range base {
+			base[i] = i
+		}
+	} else {
+		base = slices.Clone(base)
+		for j, x := range base {
+			if x < 0 || x >= n {
+				return nil, fmt.Errorf("pipeline: %s: Indices[%d] = %d is out of range: the file has %d samples", path, j, x, n)
+			}
+		}
+	}
+	if len(base) == 0 {
+		return nil, fmt.Errorf("pipeline: %s: no samples to load (the file has %d, Indices %d)", path, n, len(cfg.Indices))
+	}
+	schema := r.Schema()
+	plans, bufs, err := buildPlans(path, schema, cfg.Fields, cfg.Seed, func(f int) ([]int, error) { return measure(r, f) })
+	if err != nil {
+		return nil, err
+	}
+	l := &Loader{path: path, r: r, cfg: cfg, plans: plans, bufs: bufs, byName: map[string]int{}}
+	l.idle = sync.NewCond(&l.mu)
+	for i, p := range plans {
+		l.byName[p.name] = i
+	}
+	pageOf := func(i int) int {
+		first, np := r.SamplePages(i)
+		if np == 0 {
+			return 0
+		}
+		return first
+	}
+	l.shard = newShard(cfg.Order, cfg.Seed, cfg.Rank, cfg.WorldSize, cfg.OpenPages, base, pageOf)
+	l.per = l.shard.perRank()
+	l.nBatches, l.lastLen = l.per/cfg.BatchSize, cfg.BatchSize
+	if rem := l.per % cfg.BatchSize; rem != 0 && !cfg.DropLast {
+		l.nBatches++
+		l.lastLen = rem
+	}
+	nslots := cfg.BatchesAhead + 2
+	l.free = make(chan int, nslots)
+	for i := range nslots {
+		l.slots = append(l.slots, l.newSlot())
+		_ = i
+	}
+	for range cfg.Workers {
+		l.workers = append(l.workers, l.newWorker())
+	}
+	return l, nil
+}
+
+// measure returns the largest stored size (Bytes, JSON) or image shape
+// of field f over the whole file.
+func measure(r *dataset.Reader, f int) ([]int, error) {
+	var m dataset.FieldMeta
+	var buf []byte
+	var out []int
+	var err error
+	for i := range r.Len() {
+		if buf, err = r.AppendRawInto(buf[:0], i, f, &m); err != nil {
+			return nil, err
+		}
+		if len(m.Shape) == 0 {
+			m.Shape = append(m.Shape, m.Size)
+		}
+		if out == nil {
+			out = make([]int, len(m.Shape))
+		}
+		for j, d := range m.Shape {
+			out[j] = max(out[j], d)
+		}
+	}
+	if out == nil {
+		out = []int{0}
+	}
+	return out, nil
+}
+
+// Len returns the number of batches per epoch on this rank.
+func (l *Loader) Len() int { return l.nBatches }
+
+// Samples returns the number of samples per epoch on this rank, padding
+// included: ceil(len(Indices) / WorldSize).
+func (l *Loader) Samples() int { return l.per }
+
+// Padding returns how many entries of the epoch's padded global order
+// (over all ranks) repeat a sample: WorldSize*Samples() - len(Indices).
+func (l *Loader) Padding() int { return l.shard.padding() }
+
+// Fields returns the loaded fields' names, in the order their pipelines
+// run.
+func (l *Loader) Fields() []string {
+	names := make([]string, len(l.plans))
+	for i, p := range l.plans {
+		names[i] = p.name
+	}
+	return names
+}
+
+// State returns the state of a loaded field's value, or false.
+func (l *Loader) State(field string) (State, bool) {
+	i, ok := l.byName[field]
+	if !ok {
+		return State{}, false
+	}
+	return l.plans[i].final().out, true
+}
+
+// SlotBytes returns the bytes of batch memory one slot holds; the Loader
+// has BatchesAhead+2 of them.
+func (l *Loader) SlotBytes() int {
+	n := 0
+	for _, b := range l.bufs {
+		n += b.per * l.cfg.BatchSize
+	}
+	return n
+}
+
+// Close stops a running epoch, waits for its goroutines and releases the
+// file and the batch memory. Batches must not be used after it.
+func (l *Loader) Close() error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	if l.cancel != nil {
+		l.cancel()
+	}
+	for l.running {
+		l.idle.Wait()
+	}
+	l.slots, l.workers = nil, nil
+	l.mu.Unlock()
+	return l.r.Close()
+}
+
+// slot is one batch's memory.
+type slot struct {
+	data   [][]byte // per buffer: BatchSize * per bytes
+	arrs   []*gojit.Array
+	shapes [][]int // per buffer: BatchSize * rank
+	gov    [][]any // per Go-value buffer
+
+	// Per plan: the final value and its shapes as arrays, for a full
+	// batch and for the last (shorter) one.
+	full, tail             []*gojit.Array
+	fullShapes, tailShapes []*gojit.Array
+	shapes32               [][]int32
+
+	batch   Batch
+	pending atomic.Int32
+	done    chan struct{}
+	errMu   sync.Mutex
+	err     error
+}
+
+func (l *Loader) newSlot() *slot {
+	B := l.cfg.BatchSize
+	s := &slot{done: make(chan struct{}, 1)}
+	s.batch.slot = s
+	s.batch.l = l
+	for _, b := range l.bufs {
+		if b.alloc.GoValue {
+			s.gov = append(s.gov, make([]any, B))
+			s.data, s.arrs, s.shapes = append(s.data, nil), append(s.arrs, nil), append(s.shapes, nil)
+			continue
+		}
+		s.gov = append(s.gov, nil)
+		a := gojit.New(b.alloc.DType, append([]int{B}, b.alloc.Shape...)...)
+		s.arrs = append(s.arrs, a)
+		s.data = append(s.data, bytesOf(a))
+		s.shapes = append(s.shapes, make([]int, B*b.rank))
+	}
+	for _, p := range l.plans {
+		st := p.final()
+		b := l.bufs[st.buf]
+		if b.alloc.GoValue {
+			s.full, s.tail = append(s.full, nil), append(s.tail, nil)
+			s.fullShapes, s.tailShapes = append(s.fullShapes, nil), append(s.tailShapes, nil)
+			s.shapes32 = append(s.shapes32, nil)
+			continue
+		}
+		full := s.arrs[st.buf]
+		sh32 := make([]int32, B*b.rank)
+		s.full = append(s.full, full)
+		s.tail = append(s.tail, prefix(full, l.lastLen, b.alloc.Shape))
+		s.shapes32 = append(s.shapes32, sh32)
+		s.fullShapes = append(s.fullShapes, gojit.FromInt32(sh32, B, b.rank))
+		s.tailShapes = append(s.tailShapes, gojit.FromInt32(sh32[:l.lastLen*b.rank], l.lastLen, b.rank))
+	}
+	s.batch.indices = make([]int, B)
+	return s
+}
+
+// bytesOf views an array's elements as bytes.
+func bytesOf(a *gojit.Array) []byte {
+	n := a.Size() * a.DType().Size()
+	if n == 0 {
+		return nil
+	}
+	var p unsafe.Pointer
+	switch d := a.Data().(type) {
+	case []bool:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []uint8:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []int32:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []int64:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []float32:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []float64:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	}
+	return unsafe.Slice((*byte)(p), n)
+}
+
+// prefix returns an array over the first n samples of a batch array.
+func prefix(a *gojit.Array, n int, shape []int) *gojit.Array {
+	sh := append([]int{n}, shape...)
+	k := n
+	for _, d := range shape {
+		k *= d
+	}
+	switch d := a.Data().(type) {
+	case []bool:
+		return gojit.FromBool(d[:k], sh...)
+	case []uint8:
+		return gojit.FromUint8(d[:k], sh...)
+	case []int32:
+		return gojit.FromInt32(d[:k], sh...)
+	case []int64:
+		return gojit.FromInt64(d[:k], sh...)
+	case []float32:
+		return gojit.FromFloat32(d[:k], sh...)
+	case []float64:
+		return gojit.FromFloat64(d[:k], sh...)
+	}
+	return nil
+}
+
+func (s *slot) setErr(err error) {
+	s.errMu.Lock()
+	if s.err == nil {
+		s.err = err
+	}
+	s.errMu.Unlock()
+}
+
+// value returns sample j's value in buffer b: its data trimmed to its
+// shape when trim is set, else the whole per-sample memory.
+func (l *Loader) value(s *slot, b, j int, trim bool) Value {
+	bf := &l.bufs[b]
+	if bf.alloc.GoValue {
+		return Value{Go: s.gov[b][j]}
+	}
+	v := Value{DType: bf.alloc.DType, Shape: s.shapes[b][j*bf.rank : (j+1)*bf.rank : (j+1)*bf.rank]}
+	v.Data = s.data[b][j*bf.per : (j+1)*bf.per : (j+1)*bf.per]
+	if trim {
+		v.Data = v.Data[:v.Elems()*bf.alloc.DType.Size()]
+	}
+	return v
+}
+
+// Epoch returns the batches of an epoch, in order, for range:
+//
+//	for batch, err := range loader.Epoch(ctx, epoch) {
+//		if err != nil { ... }
+//		use(batch.Field("image"))
+//	}
+//
+// A batch and its arrays are valid until the next iteration: the loader
+// then reuses their slot. The first error (an op failing on a sample, a
+// damaged page, the context's end) is yielded with a nil batch and ends
+// the epoch. Stopping early (break) or cancelling ctx stops the workers
+// before the loop returns. One epoch runs at a time per Loader.
+func (l *Loader) Epoch(ctx context.Context, epoch int) iter.Seq2[*Batch, error] {
+	return func(yield func(*Batch, error) bool) {
+		l.mu.Lock()
+		switch {
+		case l.closed:
+			l.mu.Unlock()
+			yield(nil, fmt.Errorf("pipeline: %s: epoch %d: %w", l.path, epoch, ErrClosed))
+			return
+		case l.running:
+			l.mu.Unlock()
+			yield(nil, fmt.Errorf("pipeline: %s: epoch %d: another epoch of this loader is running", l.path, epoch))
+			return
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		l.running, l.cancel = true, cancel
+		l.mu.Unlock()
+		defer func() {
+			l.mu.Lock()
+			l.running, l.cancel = false, nil
+			l.idle.Broadcast()
+			l.mu.Unlock()
+		}()
+		l.run(ctx, cancel, epoch, yield)
+	}
+}
+
+// job is one chunk of a batch's samples.
+type job struct{ batch, lo, hi int }
+
+func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, epoch int, yield func(*Batch, error) bool) {
+	mine, offset := l.shard.epoch(epoch)
+	n := len(l.shard.base)
+	S := len(l.slots)
+	for len(l.free) > 0 {
+		<-l.free
+	}
+	for i := range S {
+		l.free <- i
+		select {
+		case <-l.slots[i].done:
+		default:
+		}
+	}
+	jobs := make(chan job, S*len(l.workers))
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	// The dispatcher fills slots in batch order as the caller frees them.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(jobs)
+		B := l.cfg.BatchSize
+		for k := range l.nBatches {
+			select {
+			case <-ctx.Done():
+				return
+			case si := <-l.free:
+				s := l.slots[si]
+				lo := k * B
+				m := min(B, l.per-lo)
+				b := &s.batch
+				b.epoch, b.number, b.n = epoch, k, m
+				b.first = offset + lo
+				b.padFrom = max(0, min(m, n-b.first))
+				copy(b.indices, mine[lo:lo+m])
+				s.err = nil
+				chunks := min(len(l.workers), m)
+				s.pending.Store(int32(chunks))
+				for c := range chunks {
+					select {
+					case jobs <- job{k, c * m / chunks, (c + 1) * m / chunks}:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+		}
+	}()
+	for _, w := range l.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				s := l.slots[j.batch%S]
+				if ctx.Err() == nil {
+					if err := w.fill(ctx, s, j.lo, j.hi); err != nil {
+						s.setErr(err)
+					}
+				}
+				if s.pending.Add(-1) == 0 {
+					s.done <- struct{}{}
+				}
+			}
+		}()
+	}
+	for k := range l.nBatches {
+		s := l.slots[k%S]
+		select {
+		case <-ctx.Done():
+			yield(nil, fmt.Errorf("pipeline: %s: epoch %d stopped before batch %d: %w", l.path, epoch, k, context.Cause(ctx)))
+			return
+		case <-s.done:
+		}
+		if s.err != nil {
+			yield(nil, s.err)
+			return
+		}
+		if ctx.Err() != nil {
+			yield(nil, fmt.Errorf("pipeline: %s: epoch %d stopped at batch %d: %w", l.path, epoch, k, context.Cause(ctx)))
+			return
+		}
+		if !yield(&s.batch, nil) {
+			return
+		}
+		l.free <- k % S
+	}
+}
+
+// worker holds one goroutine's reusable state.
+type worker struct {
+	l       *Loader
+	scratch []byte
+	s       Sample
+	refs    []Value
+	// One FieldMeta per plan: the reader may return a fixed shape it
+	// shares, which must not be appended to for another field.
+	metas []dataset.FieldMeta
+}
+
+func (l *Loader) newWorker() *worker {
+	w := &worker{l: l}
+	nref := 0
+	for _, p := range l.plans {
+		for _, st := range p.steps {
+			nref = max(nref, len(st.refs))
+		}
+	}
+	w.refs = make([]Value, nref)
+	w.metas = make([]dataset.FieldMeta, len(l.plans))
+	return w
+}
+
+// fill runs every field's pipeline on samples lo..hi-1 of slot s.
+func (w *worker) fill(ctx context.Context, s *slot, lo, hi int) error {
+	l := w.l
+	b := &s.batch
+	for j := lo; j < hi; j++ {
+		if ctx.Err() != nil {
+			return nil
+		}
+		idx := b.indices[j]
+		for pi := range l.plans {
+			if err := w.sample(s, &l.plans[pi], pi, j, idx, b.epoch); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sample runs plan p on sample idx, the j-th of slot s.
+func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
+	l := w.l
+	smp := &w.s
+	var err error
+	m := &w.metas[pi]
+	w.scratch, err = l.r.AppendRawInto(w.scratch[:0], idx, p.field, m)
+	smp.Meta = *m
+	if err != nil {
+		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: "read", Step: 0, Err: err}
+	}
+	smp.Index, smp.Epoch, smp.Raw = idx, epoch, w.scratch
+	in := Value{}
+	for k := range p.steps {
+		st := &p.steps[k]
+		out := l.value(s, st.buf, j, false)
+		if k > 0 && st.buf == p.steps[k-1].buf {
+			out.Shape = in.Shape // in place
+		} else if !st.out.GoValue {
+			copy(out.Shape, st.out.Shape)
+		}
+		smp.In, smp.Out = in, out
+		smp.Refs = w.refs[:len(st.refs)]
+		for r, loc := range st.refs {
+			smp.Refs[r] = l.value(s, l.plans[loc.plan].steps[loc.step].buf, j, true)
+		}
+		smp.rand.reset(st.key, idx, epoch)
+		if err := call(st.run, smp); err != nil {
+			return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k, Err: err}
+		}
+		if st.out.GoValue {
+			s.gov[st.buf][j] = smp.Out.Go
+			in = Value{Go: smp.Out.Go}
+			continue
+		}
+		out = smp.Out
+		for d, x := range out.Shape {
+			if x < 0 || x > l.bufs[st.buf].alloc.Shape[d] && st.out.Variable || !st.out.Variable && x != st.out.Shape[d] {
+				return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k,
+					Err: fmt.Errorf("produced shape %v, outside its declared %s", out.Shape, st.out)}
+			}
+		}
+		used := out.Elems() * st.out.DType.Size()
+		if used > len(out.Data) {
+			return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k,
+				Err: fmt.Errorf("produced shape %v, larger than its memory", out.Shape)}
+		}
+		in = out
+		in.Data = out.Data[:used]
+	}
+	// The field's value: clear the memory past it (so a batch's content
+	// is a function of its samples only) and publish its shape.
+	if fin := p.final(); !fin.out.GoValue {
+		bf := &l.bufs[fin.buf]
+		full := l.value(s, fin.buf, j, false)
+		clear(full.Data[len(in.Data):])
+		sh := s.shapes32[pi][j*bf.rank : (j+1)*bf.rank]
+		for d, x := range in.Shape {
+			sh[d] = int32(x)
+		}
+	}
+	return nil
+}
+
+// call runs an op's Run, turning a panic into an error.
+func call(run func(*Sample) error, s *Sample) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return run(s)
+}
