@@ -453,6 +453,7 @@ func TestCancelNoLeak(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	batches := 0
 	var last error
 	for b, err := range l.Epoch(ctx, 0) {

@@ -106,7 +106,6 @@ type shard struct {
 	groupPerm  []int // reused
 
 	all  []int // the epoch's global order, padded: len = per*world
-	mine []int // this rank's part of all
 }
 
 // newShard prepares the index math. pageOf gives a sample's group (its
