@@ -105,7 +105,7 @@ type shard struct {
 	grouped    []int
 	groupPerm  []int // reused
 
-	all  []int // the epoch's global order, padded: len = per*world
+	all []int // the epoch's global order, padded: len = per*world
 }
 
 // newShard prepares the index math. pageOf gives a sample's group (its
