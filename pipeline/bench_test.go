@@ -27,8 +27,8 @@ func writeRawFile(tb testing.TB, dir string, n, size, pageSize int) string {
 		tb.Fatal(err)
 	}
 	err = w.Write(context.Background(), func(yield func(int, dataset.Sample) bool) {
-		x := make([]uint8, size)
 		for i := range n {
+			x := make([]uint8, size) // the writer may still encode it after yield returns
 			for k := range x {
 				x[k] = uint8(i + k)
 			}
