@@ -298,6 +298,7 @@ type slot struct {
 	done    chan struct{}
 	errMu   sync.Mutex
 	err     error
+	errAt   int // the batch position of the sample err is about
 }
 
 func (l *Loader) newSlot() *slot {
@@ -386,10 +387,12 @@ func prefix(a *gojit.Array, n int, shape []int) *gojit.Array {
 	return nil
 }
 
-func (s *slot) setErr(err error) {
+// setErr records the error of the sample at position j, keeping the
+// earliest sample's, so the error reported does not depend on timing.
+func (s *slot) setErr(j int, err error) {
 	s.errMu.Lock()
-	if s.err == nil {
-		s.err = err
+	if s.err == nil || j < s.errAt {
+		s.err, s.errAt = err, j
 	}
 	s.errMu.Unlock()
 }
@@ -509,8 +512,8 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, epoch int, 
 			for j := range jobs {
 				s := l.slots[j.batch%S]
 				if ctx.Err() == nil {
-					if err := w.fill(ctx, s, j.lo, j.hi); err != nil {
-						s.setErr(err)
+					if at, err := w.fill(ctx, s, j.lo, j.hi); err != nil {
+						s.setErr(at, err)
 					}
 				}
 				if s.pending.Add(-1) == 0 {
@@ -566,22 +569,23 @@ func (l *Loader) newWorker() *worker {
 	return w
 }
 
-// fill runs every field's pipeline on samples lo..hi-1 of slot s.
-func (w *worker) fill(ctx context.Context, s *slot, lo, hi int) error {
+// fill runs every field's pipeline on samples lo..hi-1 of slot s and
+// returns the first failing sample's position and error.
+func (w *worker) fill(ctx context.Context, s *slot, lo, hi int) (int, error) {
 	l := w.l
 	b := &s.batch
 	for j := lo; j < hi; j++ {
 		if ctx.Err() != nil {
-			return nil
+			return j, nil
 		}
 		idx := b.indices[j]
 		for pi := range l.plans {
 			if err := w.sample(s, &l.plans[pi], pi, j, idx, b.epoch); err != nil {
-				return err
+				return j, err
 			}
 		}
 	}
-	return nil
+	return hi, nil
 }
 
 // sample runs plan p on sample idx, the j-th of slot s.

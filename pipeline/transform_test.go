@@ -1,0 +1,288 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"image"
+	"image/color"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/dataset"
+)
+
+// TestNormalizeKernel: Normalize's plain Go Run gives the formula's value
+// on every pixel, and its Kernel description, compiled by gojit over the
+// decoded batch, gives the same values on every sample's own region.
+func TestNormalizeKernel(t *testing.T) {
+	path := writeTestFile(t, 40, false)
+	mean, std := []float32{0.5, 0.25, 0.125}, []float32{0.2, 0.3, 0.4}
+	l, err := NewLoader(path, Config{BatchSize: 40, Workers: 2, Fields: map[string][]Op{
+		"img": {Normalize(1.0/255, mean, std)}, "vec": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	raw, err := NewLoader(path, Config{BatchSize: 40, Workers: 2, Fields: map[string][]Op{"img": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+
+	// The kernel description, traced and compiled over the whole batch.
+	st, _ := raw.State("img")
+	d, err := Normalize(1.0/255, mean, std).Declare(st, nil)
+	if err != nil || d.Kernel == nil || d.Kernel.Trace == nil {
+		t.Fatalf("Normalize declares %+v, %v; want a kernel description", d, err)
+	}
+	f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor { return d.Kernel.Trace(x, nil, nil, nil) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compiled []float32
+	collect(t, raw.Epoch(context.Background(), 0), func(b *Batch) {
+		outs, err := f.Call(b.Field("img"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		compiled = outs[0].Float32()
+	})
+	collect(t, l.Epoch(context.Background(), 0), func(b *Batch) {
+		got := b.Field("img").Float32()
+		for j, i := range b.Indices() {
+			h, w := imgDims(i)
+			for y := range h {
+				for x := range w {
+					for c := range 3 {
+						want := (float32(pixel(i, y, x, c))*(1.0/255) - mean[c]) / std[c]
+						g := got[j*8*8*3+(y*w+x)*3+c]
+						if g != want {
+							t.Fatalf("sample %d [%d,%d,%d]: Run gives %v, want %v", i, y, x, c, g, want)
+						}
+						// The kernel sees the padded [8, 8, 3] layout: sample j's
+						// packed element k sits at the same offset there.
+						k := compiled[j*8*8*3+(y*w+x)*3+c]
+						if math.Abs(float64(k-want)) > 1e-6*math.Abs(float64(want))+1e-7 {
+							t.Fatalf("sample %d [%d,%d,%d]: kernel gives %v, Run %v", i, y, x, c, k, want)
+						}
+					}
+				}
+			}
+		}
+	})
+	fixed := State{DType: gojit.Uint8, Shape: []int{4, 3}, Compilable: true}
+	if _, err := Normalize(1, []float32{0, 0}, []float32{1, 1}).Declare(fixed, nil); err == nil {
+		t.Fatal("Normalize with 2 channels accepted a [4 3] array")
+	}
+}
+
+// TestRandomFlipRate: RandomFlip(0) never flips, RandomFlip(1) always
+// mirrors.
+func TestRandomFlipRate(t *testing.T) {
+	path := writeTestFile(t, 30, false)
+	for _, p := range []float32{0, 1} {
+		l, err := NewLoader(path, Config{BatchSize: 30, Fields: map[string][]Op{"img": {RandomFlip(p)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		collect(t, l.Epoch(context.Background(), 0), func(b *Batch) {
+			for j, i := range b.Indices() {
+				v, _ := b.Sample("img", j)
+				h, w := imgDims(i)
+				for y := range h {
+					for x := range w {
+						sx := x
+						if p == 1 {
+							sx = w - 1 - x
+						}
+						if v.Data[(y*w+x)*3] != pixel(i, y, sx, 0) {
+							t.Fatalf("RandomFlip(%v) sample %d pixel (%d,%d) = %d, want source (%d,%d)", p, i, y, x, v.Data[(y*w+x)*3], y, sx)
+						}
+					}
+				}
+			}
+		})
+		l.Close()
+	}
+}
+
+// TestJPEGAndGrayscale: JPEG and one-channel images decode through
+// DecodeImage to the shapes and (within JPEG's loss) the pixels written.
+func TestJPEGAndGrayscale(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "img.gojit")
+	schema := dataset.Schema{Fields: []dataset.Field{
+		dataset.Image("jpg", dataset.ImageOptions{Encoding: dataset.JPEG, Channels: 3, Quality: 95}),
+		dataset.Image("gray", dataset.ImageOptions{Channels: 1}),
+	}}
+	w, err := dataset.Create(path, schema, dataset.WithProgress(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	grayOf := func(i int) *image.Gray {
+		g := image.NewGray(image.Rect(0, 0, 10+i, 7))
+		for k := range g.Pix {
+			g.Pix[k] = uint8(20 * i)
+		}
+		return g
+	}
+	rgbOf := func(i int) *image.RGBA {
+		m := image.NewRGBA(image.Rect(0, 0, 16, 8+8*i))
+		for y := range m.Bounds().Dy() {
+			for x := range 16 {
+				m.Set(x, y, color.RGBA{uint8(40 * i), 128, 200, 255})
+			}
+		}
+		return m
+	}
+	err = w.Write(context.Background(), func(yield func(int, dataset.Sample) bool) {
+		for i := range 4 {
+			if !yield(i, dataset.Sample{"jpg": rgbOf(i), "gray": grayOf(i)}) {
+				return
+			}
+		}
+	})
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLoader(path, Config{BatchSize: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if st, _ := l.State("gray"); st.Shape[2] != 1 || st.Shape[1] != 13 || st.Shape[0] != 7 {
+		t.Fatalf("gray state %s, want the largest image, [<=7 <=13 <=1]", st)
+	}
+	collect(t, l.Epoch(context.Background(), 0), func(b *Batch) {
+		for j, i := range b.Indices() {
+			g, _ := b.Sample("gray", j)
+			if g.Shape[0] != 7 || g.Shape[1] != 10+i || g.Shape[2] != 1 {
+				t.Fatalf("gray %d shape %v", i, g.Shape)
+			}
+			for _, p := range g.Data {
+				if p != uint8(20*i) {
+					t.Fatalf("gray %d pixel %d, want %d", i, p, 20*i)
+				}
+			}
+			c, _ := b.Sample("jpg", j)
+			if c.Shape[0] != 8+8*i || c.Shape[1] != 16 || c.Shape[2] != 3 {
+				t.Fatalf("jpg %d shape %v", i, c.Shape)
+			}
+			// A flat colour survives JPEG within a few levels.
+			for k, p := range c.Data {
+				want := []int{40 * i, 128, 200}[k%3]
+				if d := int(p) - want; d < -6 || d > 6 {
+					t.Fatalf("jpg %d byte %d = %d, want about %d", i, k, p, want)
+				}
+			}
+		}
+	})
+}
+
+// panicOp panics on every sample.
+type panicOp struct{}
+
+func (panicOp) Name() string { return "panicky" }
+func (panicOp) Declare(in State, _ []State) (Decl, error) {
+	return Decl{Out: in, Run: func(*Sample) error { panic("boom") }}, nil
+}
+
+// growOp claims a shape larger than its memory.
+type growOp struct{}
+
+func (growOp) Name() string { return "grow" }
+func (growOp) Declare(in State, _ []State) (Decl, error) {
+	return Decl{Out: in, Run: func(s *Sample) error { s.Out.Shape[0] = 9; return nil }}, nil
+}
+
+// TestOpMisbehaviour: a panicking op and one exceeding its declared shape
+// give errors naming the sample, not crashes.
+func TestOpMisbehaviour(t *testing.T) {
+	path := writeTestFile(t, 10, false)
+	for _, c := range []struct {
+		op   Op
+		want string
+	}{{panicOp{}, "panic: boom"}, {growOp{}, "produced shape [9 4]"}} {
+		l, err := NewLoader(path, Config{BatchSize: 3, Fields: map[string][]Op{"boxes": {c.op}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got error
+		for _, err := range l.Epoch(context.Background(), 0) {
+			got = err
+		}
+		var se *SampleError
+		if !errors.As(got, &se) || !strings.Contains(got.Error(), c.want) || !strings.Contains(got.Error(), "sample 0") {
+			t.Fatalf("%s: error %v, want one for sample 0 containing %q", c.op.Name(), got, c.want)
+		}
+		l.Close()
+	}
+}
+
+// TestEpochExclusiveAndClose: a second Epoch during one is refused; Close
+// during an epoch stops it.
+func TestEpochExclusiveAndClose(t *testing.T) {
+	path := writeTestFile(t, 40, false)
+	l, err := NewLoader(path, Config{BatchSize: 2, Workers: 2, Fields: map[string][]Op{"vec": {slowOp{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var last error
+	for _, err := range l.Epoch(context.Background(), 0) {
+		if err != nil {
+			last = err
+			break
+		}
+		if n++; n == 1 {
+			for _, err := range l.Epoch(context.Background(), 1) {
+				if err == nil || !strings.Contains(err.Error(), "another epoch") {
+					t.Fatalf("nested Epoch: %v", err)
+				}
+			}
+			go l.Close()
+		}
+	}
+	if !errors.Is(last, context.Canceled) {
+		t.Fatalf("epoch after Close: %d batches, error %v; want it stopped with context.Canceled", n, last)
+	}
+	goroutinesDownTo(0)
+	for _, err := range l.Epoch(context.Background(), 2) {
+		if !errors.Is(err, ErrClosed) {
+			t.Fatalf("after Close: %v", err)
+		}
+	}
+}
+
+// TestIndicesSubset: a subset with a repeated index, sharded over more
+// ranks than samples.
+func TestIndicesSubset(t *testing.T) {
+	path := writeTestFile(t, 20, false)
+	count := map[int]int{}
+	pads := 0
+	for rank := range 4 {
+		l, err := NewLoader(path, Config{BatchSize: 1, Indices: []int{7, 3, 7}, Rank: rank, WorldSize: 4, Order: Random, Fields: map[string][]Op{"id": nil}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		collect(t, l.Epoch(context.Background(), 0), func(b *Batch) {
+			if b.Padding(0) {
+				pads++
+			} else {
+				count[b.Indices()[0]]++
+			}
+			if b.Field("id").Int64()[0] != int64(b.Indices()[0]) {
+				t.Fatal("id does not match the index")
+			}
+		})
+		l.Close()
+	}
+	if count[7] != 2 || count[3] != 1 || len(count) != 2 || pads != 1 {
+		t.Fatalf("counts %v and %d padding, want 7 twice, 3 once, 1 padding", count, pads)
+	}
+}
