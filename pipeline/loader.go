@@ -96,7 +96,6 @@ type Loader struct {
 	running bool
 	closed  bool
 	cancel  context.CancelFunc
-	idle    *sync.Cond // signalled when an epoch ends
 }
 
 // NewLoader opens the dataset file at path and prepares a loader: it
@@ -163,7 +162,6 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 		return nil, err
 	}
 	l := &Loader{path: path, r: r, cfg: cfg, plans: plans, bufs: bufs, byName: map[string]int{}}
-	l.idle = sync.NewCond(&l.mu)
 	for i, p := range plans {
 		l.byName[p.name] = i
 	}
@@ -260,23 +258,27 @@ func (l *Loader) SlotBytes() int {
 	return n
 }
 
-// Close stops a running epoch, waits for its goroutines and releases the
-// file and the batch memory. Batches must not be used after it.
+// Close releases the file and the batch memory. During an epoch (from
+// another goroutine, or from inside the loop) it cancels the epoch, and the
+// release happens when that epoch's loop returns, after its goroutines
+// have stopped. Batches must not be used after Close.
 func (l *Loader) Close() error {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.closed {
-		l.mu.Unlock()
 		return nil
 	}
 	l.closed = true
-	if l.cancel != nil {
+	if l.running {
 		l.cancel()
+		return nil
 	}
-	for l.running {
-		l.idle.Wait()
-	}
+	return l.release()
+}
+
+// release drops the slots and closes the file; l.mu is held.
+func (l *Loader) release() error {
 	l.slots, l.workers = nil, nil
-	l.mu.Unlock()
 	return l.r.Close()
 }
 
@@ -443,7 +445,9 @@ func (l *Loader) Epoch(ctx context.Context, epoch int) iter.Seq2[*Batch, error] 
 		defer func() {
 			l.mu.Lock()
 			l.running, l.cancel = false, nil
-			l.idle.Broadcast()
+			if l.closed {
+				l.release()
+			}
 			l.mu.Unlock()
 		}()
 		l.run(ctx, cancel, epoch, yield)

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -245,17 +246,54 @@ func TestEpochExclusiveAndClose(t *testing.T) {
 					t.Fatalf("nested Epoch: %v", err)
 				}
 			}
-			go l.Close()
+			l.Close() // from inside the loop: cancels, releases when the loop returns
 		}
 	}
 	if !errors.Is(last, context.Canceled) {
 		t.Fatalf("epoch after Close: %d batches, error %v; want it stopped with context.Canceled", n, last)
 	}
-	goroutinesDownTo(0)
+	if _, _, err := l.r.AppendRaw(nil, 0, 0); !errors.Is(err, dataset.ErrClosed) {
+		t.Fatalf("the file is still open after the closed epoch's loop returned: %v", err)
+	}
 	for _, err := range l.Epoch(context.Background(), 2) {
 		if !errors.Is(err, ErrClosed) {
 			t.Fatalf("after Close: %v", err)
 		}
+	}
+}
+
+// TestCloseFromAnotherGoroutine: Close while the loop runs elsewhere
+// stops the epoch; once the loop returns, no goroutine is left and the
+// file is closed.
+func TestCloseFromAnotherGoroutine(t *testing.T) {
+	path := writeTestFile(t, 40, false)
+	before := runtime.NumGoroutine()
+	l, err := NewLoader(path, Config{BatchSize: 2, Workers: 2, Fields: map[string][]Op{"vec": {slowOp{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, closed := make(chan struct{}), make(chan struct{})
+	go func() { <-first; l.Close(); close(closed) }()
+	n := 0
+	var last error
+	for _, err := range l.Epoch(context.Background(), 0) {
+		if err != nil {
+			last = err
+			continue
+		}
+		if n++; n == 1 {
+			close(first)
+			<-closed // Close has cancelled the epoch: the next item is the error
+		}
+	}
+	if !errors.Is(last, context.Canceled) || n != 1 {
+		t.Fatalf("%d of 20 batches, error %v; want the epoch stopped after 1 with context.Canceled", n, last)
+	}
+	if g := goroutinesDownTo(before); g > before {
+		t.Fatalf("%d goroutines after Close, %d before", g, before)
+	}
+	if _, _, err := l.r.AppendRaw(nil, 0, 0); !errors.Is(err, dataset.ErrClosed) {
+		t.Fatalf("the file is still open: %v", err)
 	}
 }
 
