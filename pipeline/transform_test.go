@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -323,4 +324,45 @@ func TestIndicesSubset(t *testing.T) {
 	if count[7] != 2 || count[3] != 1 || len(count) != 2 || pads != 1 {
 		t.Fatalf("counts %v and %d padding, want 7 twice, 3 once, 1 padding", count, pads)
 	}
+}
+
+// TestDamagedPage: a flipped byte in a data page is reported by the loader
+// as an error naming the file, the sample and the checksum, not loaded.
+func TestDamagedPage(t *testing.T) {
+	path := writeRawFile(t, t.TempDir(), 64, 1000, dataset.MinPageSize)
+	r, err := dataset.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := r.SamplePages(40)
+	n := r.NumPages()
+	r.Close()
+	// The data pages are the file's last n pages: damage sample 40's.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-(n-first)*dataset.MinPageSize+10] ^= 0xFF
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLoader(path, Config{BatchSize: 8, Workers: 2, Fields: map[string][]Op{"x": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var got error
+	batches := 0
+	for _, err := range l.Epoch(context.Background(), 0) {
+		if err != nil {
+			got = err
+			break
+		}
+		batches++
+	}
+	var se *SampleError
+	if !errors.As(got, &se) || !errors.Is(got, dataset.ErrChecksum) || !strings.Contains(got.Error(), path) || se.Index/8 != 40/8 || batches != 40/8 {
+		t.Fatalf("after %d batches: %v; want a checksum error naming %s and a sample of batch %d", batches, got, path, 40/8)
+	}
+	t.Log(got)
 }
