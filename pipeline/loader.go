@@ -70,10 +70,17 @@ type SampleError struct {
 }
 
 func (e *SampleError) Error() string {
+	if e.Op == opRead {
+		// The dataset's error names the file, the sample and the field.
+		return "pipeline: " + e.Err.Error()
+	}
 	return fmt.Sprintf("pipeline: %s: sample %d, field %q, op %d (%s): %v", e.Path, e.Index, e.Field, e.Step, e.Op, e.Err)
 }
 
 func (e *SampleError) Unwrap() error { return e.Err }
+
+// opRead is SampleError.Op for a failure to read the stored bytes.
+const opRead = "read"
 
 // Loader reads batches of samples from a dataset file through each
 // field's ops, into batch memory it allocates once.
@@ -601,7 +608,7 @@ func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
 	w.scratch, err = l.r.AppendRawInto(w.scratch[:0], idx, p.field, m)
 	smp.Meta = *m
 	if err != nil {
-		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: "read", Step: 0, Err: err}
+		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: opRead, Err: err}
 	}
 	smp.Index, smp.Epoch, smp.Raw = idx, epoch, w.scratch
 	in := Value{}
