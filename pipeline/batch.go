@@ -45,10 +45,8 @@ func (b *Batch) Field(name string) *gojit.Array {
 	if !ok {
 		return nil
 	}
-	if b.n == b.l.cfg.BatchSize {
-		return b.slot.full[i]
-	}
-	return b.slot.tail[i]
+	v, _, _ := b.slot.arr(b.l.plans[i].final().buf, b.n)
+	return v
 }
 
 // Shapes returns each sample's own shape of a loaded array field as an
@@ -58,10 +56,8 @@ func (b *Batch) Shapes(name string) *gojit.Array {
 	if !ok {
 		return nil
 	}
-	if b.n == b.l.cfg.BatchSize {
-		return b.slot.fullShapes[i]
-	}
-	return b.slot.tailShapes[i]
+	_, sh, _ := b.slot.arr(b.l.plans[i].final().buf, b.n)
+	return sh
 }
 
 // Sample returns sample j's value of a loaded field, trimmed to its own

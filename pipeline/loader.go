@@ -94,7 +94,8 @@ type Loader struct {
 	slots  []*slot
 	shard  *shard
 
-	per, nBatches, lastLen int // samples per rank and epoch; batches; size of the last
+	per, nBatches, lastLen int  // samples per rank and epoch; batches; size of the last
+	hasKernels             bool // some field ends in ops run as kernels
 
 	workers []*worker
 	free    chan int // slots the dispatcher may fill, in order
@@ -169,6 +170,9 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 		return nil, err
 	}
 	l := &Loader{path: path, r: r, cfg: cfg, plans: plans, bufs: bufs, byName: map[string]int{}}
+	for _, p := range plans {
+		l.hasKernels = l.hasKernels || p.tail < len(p.steps)
+	}
 	for i, p := range plans {
 		l.byName[p.name] = i
 	}
@@ -289,18 +293,20 @@ func (l *Loader) release() error {
 	return l.r.Close()
 }
 
-// slot is one batch's memory.
+// slot is one batch's memory: per buffer, the samples' values, their
+// shapes, and (for the compiled tail of a field) the kernels' per-sample
+// inputs, with arrays over them for a full batch and for the last, shorter
+// one.
 type slot struct {
-	data   [][]byte // per buffer: BatchSize * per bytes
-	arrs   []*gojit.Array
-	shapes [][]int // per buffer: BatchSize * rank
-	gov    [][]any // per Go-value buffer
+	data   [][]byte  // BatchSize * per bytes
+	shapes [][]int   // BatchSize * rank
+	shp32  [][]int32 // the same shapes as Int32, for Batch.Shapes and kernels
+	gov    [][]any   // Go values
 
-	// Per plan: the final value and its shapes as arrays, for a full
-	// batch and for the last (shorter) one.
-	full, tail             []*gojit.Array
-	fullShapes, tailShapes []*gojit.Array
-	shapes32               [][]int32
+	arrs, tails      []*gojit.Array // the values
+	shpFull, shpTail []*gojit.Array // the shapes
+	params           [][]float32    // kernels' per-sample inputs (Kernel.Draw)
+	parFull, parTail []*gojit.Array
 
 	batch   Batch
 	pending atomic.Int32
@@ -311,41 +317,57 @@ type slot struct {
 }
 
 func (l *Loader) newSlot() *slot {
-	B := l.cfg.BatchSize
+	B, T := l.cfg.BatchSize, l.lastLen
 	s := &slot{done: make(chan struct{}, 1)}
 	s.batch.slot = s
 	s.batch.l = l
-	for _, b := range l.bufs {
-		if b.alloc.GoValue {
-			s.gov = append(s.gov, make([]any, B))
-			s.data, s.arrs, s.shapes = append(s.data, nil), append(s.arrs, nil), append(s.shapes, nil)
-			continue
-		}
-		s.gov = append(s.gov, nil)
-		a := gojit.New(b.alloc.DType, append([]int{B}, b.alloc.Shape...)...)
-		s.arrs = append(s.arrs, a)
-		s.data = append(s.data, bytesOf(a))
-		s.shapes = append(s.shapes, make([]int, B*b.rank))
-	}
+	per := make([]int, len(l.bufs)) // kernels' per-sample inputs, by buffer
 	for _, p := range l.plans {
-		st := p.final()
-		b := l.bufs[st.buf]
-		if b.alloc.GoValue {
-			s.full, s.tail = append(s.full, nil), append(s.tail, nil)
-			s.fullShapes, s.tailShapes = append(s.fullShapes, nil), append(s.tailShapes, nil)
-			s.shapes32 = append(s.shapes32, nil)
-			continue
+		for _, st := range p.steps {
+			if st.kernel != nil {
+				per[st.buf] = st.kernel.PerSample
+			}
 		}
-		full := s.arrs[st.buf]
-		sh32 := make([]int32, B*b.rank)
-		s.full = append(s.full, full)
-		s.tail = append(s.tail, prefix(full, l.lastLen, b.alloc.Shape))
-		s.shapes32 = append(s.shapes32, sh32)
-		s.fullShapes = append(s.fullShapes, gojit.FromInt32(sh32, B, b.rank))
-		s.tailShapes = append(s.tailShapes, gojit.FromInt32(sh32[:l.lastLen*b.rank], l.lastLen, b.rank))
+	}
+	for bi, b := range l.bufs {
+		var (
+			gov                       []any
+			data                      []byte
+			arr, tail, shFull, shTail *gojit.Array
+			shapes                    []int
+			sh32                      []int32
+			par                       []float32
+			parFull, parTail          *gojit.Array
+		)
+		if b.alloc.GoValue {
+			gov = make([]any, B)
+		} else {
+			arr = gojit.New(b.alloc.DType, append([]int{B}, b.alloc.Shape...)...)
+			tail = prefix(arr, T, b.alloc.Shape)
+			data = bytesOf(arr)
+			shapes = make([]int, B*b.rank)
+			sh32 = make([]int32, B*b.rank)
+			shFull, shTail = gojit.FromInt32(sh32, B, b.rank), gojit.FromInt32(sh32[:T*b.rank], T, b.rank)
+			if k := per[bi]; k > 0 {
+				par = make([]float32, B*k)
+				parFull, parTail = gojit.FromFloat32(par, B, k), gojit.FromFloat32(par[:T*k], T, k)
+			}
+		}
+		s.gov, s.data, s.shapes, s.shp32 = append(s.gov, gov), append(s.data, data), append(s.shapes, shapes), append(s.shp32, sh32)
+		s.arrs, s.tails, s.shpFull, s.shpTail = append(s.arrs, arr), append(s.tails, tail), append(s.shpFull, shFull), append(s.shpTail, shTail)
+		s.params, s.parFull, s.parTail = append(s.params, par), append(s.parFull, parFull), append(s.parTail, parTail)
 	}
 	s.batch.indices = make([]int, B)
 	return s
+}
+
+// arr returns buffer b's values, shapes and kernel inputs as arrays for a
+// batch of n samples (BatchSize, or the last batch's size).
+func (s *slot) arr(b, n int) (vals, shapes, params *gojit.Array) {
+	if n == len(s.batch.indices) {
+		return s.arrs[b], s.shpFull[b], s.parFull[b]
+	}
+	return s.tails[b], s.shpTail[b], s.parTail[b]
 }
 
 // bytesOf views an array's elements as bytes.
@@ -394,6 +416,12 @@ func prefix(a *gojit.Array, n int, shape []int) *gojit.Array {
 		return gojit.FromFloat64(d[:k], sh...)
 	}
 	return nil
+}
+
+func (s *slot) firstErr() error {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	return s.err
 }
 
 // setErr records the error of the sample at position j, keeping the
@@ -528,6 +556,12 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, epoch int, 
 					}
 				}
 				if s.pending.Add(-1) == 0 {
+					// The last worker of a batch runs its compiled tails.
+					if l.hasKernels && ctx.Err() == nil && s.firstErr() == nil {
+						if err := l.kernels(s); err != nil {
+							s.setErr(0, err)
+						}
+					}
 					s.done <- struct{}{}
 				}
 			}
@@ -612,7 +646,7 @@ func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
 	}
 	smp.Index, smp.Epoch, smp.Raw = idx, epoch, w.scratch
 	in := Value{}
-	for k := range p.steps {
+	for k := range p.steps[:p.tail] {
 		st := &p.steps[k]
 		out := l.value(s, st.buf, j, false)
 		if k > 0 && st.buf == p.steps[k-1].buf {
@@ -649,15 +683,62 @@ func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
 		in = out
 		in.Data = out.Data[:used]
 	}
-	// The field's value: clear the memory past it (so a batch's content
-	// is a function of its samples only) and publish its shape.
-	if fin := p.final(); !fin.out.GoValue {
-		bf := &l.bufs[fin.buf]
-		full := l.value(s, fin.buf, j, false)
+	// The value of the last plain Go op (the field's value, or the input
+	// of its compiled tail): clear the memory past it, so a batch's
+	// content is a function of its samples only, and publish its shape.
+	if last := &p.steps[p.tail-1]; !last.out.GoValue {
+		bf := &l.bufs[last.buf]
+		full := l.value(s, last.buf, j, false)
 		clear(full.Data[len(in.Data):])
-		sh := s.shapes32[pi][j*bf.rank : (j+1)*bf.rank]
+		sh := s.shp32[last.buf][j*bf.rank : (j+1)*bf.rank]
 		for d, x := range in.Shape {
 			sh[d] = int32(x)
+		}
+	}
+	// The compiled tail's per-sample inputs.
+	for k := p.tail; k < len(p.steps); k++ {
+		st := &p.steps[k]
+		if n := st.kernel.PerSample; n > 0 {
+			smp.In, smp.Out, smp.Refs = in, Value{}, nil
+			smp.rand.reset(st.key, idx, epoch)
+			dst := s.params[st.buf][j*n : (j+1)*n]
+			if err := call(func(smp *Sample) error { st.kernel.Draw(smp, dst); return nil }, smp); err != nil {
+				return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k, Err: fmt.Errorf("kernel input (Draw): %w", err)}
+			}
+		}
+	}
+	return nil
+}
+
+// kernels runs the compiled tails of the fields' pipelines on a filled
+// batch: each op's kernel once over the whole batch.
+func (l *Loader) kernels(s *slot) error {
+	n := s.batch.n
+	for pi := range l.plans {
+		p := &l.plans[pi]
+		prev := p.steps[p.tail-1].buf
+		for k := p.tail; k < len(p.steps); k++ {
+			st := &p.steps[k]
+			x, shapes, _ := s.arr(prev, n)
+			out, _, params := s.arr(st.buf, n) // params belong to the op's own buffer
+			args := []any{x, shapes}
+			if st.kernel.PerSample > 0 {
+				args = append(args, params)
+			}
+			if err := st.fn.CallInto([]*gojit.Array{out}, args...); err != nil {
+				return fmt.Errorf("pipeline: %s: epoch %d batch %d, field %q, op %d (%s), kernel: %w", l.path, s.batch.epoch, s.batch.number, p.name, k, st.name, err)
+			}
+			rank := l.bufs[st.buf].rank
+			if st.out.Variable {
+				copy(s.shp32[st.buf][:n*rank], s.shp32[prev][:n*rank])
+			} else {
+				for j := range n {
+					for d, x := range st.out.Shape {
+						s.shp32[st.buf][j*rank+d] = int32(x)
+					}
+				}
+			}
+			prev = st.buf
 		}
 	}
 	return nil

@@ -279,10 +279,12 @@ func opKey(seed int64, field string, pos int) philox.Key {
 // checkDecl checks what an op declared against its input.
 func checkDecl(in State, d Decl) error {
 	if d.Run == nil {
-		if d.Kernel != nil {
-			return fmt.Errorf("declares only a kernel description; the loader runs ops with a plain Go Run until the stage compiler lands")
+		if d.Kernel == nil || d.Kernel.Trace == nil {
+			return fmt.Errorf("declares neither a Run function nor a Kernel with a Trace function")
 		}
-		return fmt.Errorf("declares no Run function")
+		if err := checkKernelOnly(in, d); err != nil {
+			return err
+		}
 	}
 	if d.Out.Stored != nil {
 		return fmt.Errorf("declares a stored (undecoded) output")
@@ -320,6 +322,28 @@ func checkDecl(in State, d Decl) error {
 		if len(d.Memory.Shape) != len(d.Out.Shape) || d.Memory.DType != d.Out.DType {
 			return fmt.Errorf("declares memory %s%v of another dtype or rank than its output %s", d.Memory.DType, d.Memory.Shape, d.Out)
 		}
+	}
+	return nil
+}
+
+// checkKernelOnly checks an op the loader runs as a kernel over the batch.
+func checkKernelOnly(in State, d Decl) error {
+	k := d.Kernel
+	switch {
+	case in.Stored != nil:
+		return fmt.Errorf("is a kernel-only op but its input is the stored field: a decoder needs a Run function")
+	case in.GoValue || d.Out.GoValue:
+		return fmt.Errorf("is a kernel-only op over a Go value")
+	case !in.Compilable:
+		return fmt.Errorf("is a kernel-only op but its input %s is not compilable", in)
+	case d.Memory == nil:
+		return fmt.Errorf("is a kernel-only op working in place: a kernel writes its own memory")
+	case !slices.Equal(d.Memory.Shape, d.Out.Shape):
+		return fmt.Errorf("is a kernel-only op whose memory shape %v differs from its output shape %v", d.Memory.Shape, d.Out.Shape)
+	case d.Out.Variable && len(d.Out.Shape) != len(in.Shape):
+		return fmt.Errorf("is a kernel-only op with a variable-size output of another rank than its input: each sample keeps its input's shape")
+	case k.PerSample < 0 || (k.PerSample > 0) != (k.Draw != nil):
+		return fmt.Errorf("is a kernel-only op with PerSample %d and Draw %v: want both or neither", k.PerSample, k.Draw != nil)
 	}
 	return nil
 }

@@ -19,6 +19,9 @@ type step struct {
 	buf  int      // the buffer holding the output
 	refs []refLoc // the referenced values
 	key  philox.Key
+
+	kernel *Kernel     // an op without Run: run by kernel, over the batch
+	fn     *gojit.Func // its Trace, compiled
 }
 
 // refLoc locates a referenced value: the output of step of plan.
@@ -30,6 +33,7 @@ type plan struct {
 	field int // index in the schema
 	ops   []Op
 	steps []step
+	tail  int // steps[tail:] are kernel-only ops, run over the batch
 }
 
 // final returns the step whose output is the field's value.
@@ -188,6 +192,15 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 				return fail("field %q: op %d (%s) given %s: %v", p.name, k, op.Name(), in, err)
 			}
 			st.run, st.in, st.out = d.Run, in, d.Out
+			if d.Run == nil {
+				if len(st.refs) > 0 {
+					return fail("field %q: op %d (%s) is a kernel-only op with references, which only the stage compiler will run", p.name, k, op.Name())
+				}
+				if st.fn, err = compileKernel(d.Kernel); err != nil {
+					return fail("field %q: op %d (%s): %v", p.name, k, op.Name(), err)
+				}
+				st.kernel = d.Kernel
+			}
 			if d.Memory == nil {
 				st.buf = p.steps[k-1].buf
 			} else {
@@ -197,6 +210,15 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 				bufs = append(bufs, buffer{alloc: a, rank: len(a.Shape), per: a.Bytes()})
 			}
 			in = d.Out
+		}
+		p.tail = len(p.steps)
+		for p.tail > 0 && p.steps[p.tail-1].kernel != nil {
+			p.tail--
+		}
+		for k := range p.steps[:p.tail] {
+			if p.steps[k].kernel != nil {
+				return fail("field %q: op %d (%s) has only a kernel but plain Go ops follow it; until the stage compiler, kernel-only ops must end a field's pipeline", p.name, k, p.steps[k].name)
+			}
 		}
 	}
 	// A referenced value must survive until the end of its field's
@@ -229,6 +251,16 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 		}
 	}
 	return sorted, bufs, nil
+}
+
+// compileKernel wraps a kernel's Trace for gojit.Compile: its arguments
+// are the batch, the samples' shapes and, if it has any, its per-sample
+// inputs.
+func compileKernel(k *Kernel) (*gojit.Func, error) {
+	if k.PerSample > 0 {
+		return gojit.Compile(func(x, shapes, params *gojit.Tensor) *gojit.Tensor { return k.Trace(x, shapes, params, nil) })
+	}
+	return gojit.Compile(func(x, shapes *gojit.Tensor) *gojit.Tensor { return k.Trace(x, shapes, nil, nil) })
 }
 
 func firstOp(ops []Op) Op {
