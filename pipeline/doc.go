@@ -52,7 +52,10 @@
 // An Op declares, from its input State (dtype, shape, whether variable or
 // compilable), its output State and the memory it needs per sample (FFCV's
 // declare_state_and_memory), and supplies a plain Go Run over one sample,
-// optionally with a Kernel description for the stage compiler. An op that
+// a Kernel description (gojit tensor ops over the whole batch), or both.
+// Ops with only a Kernel end a field's pipeline and run as one compiled
+// kernel per batch; the stage compiler of the next issue will fuse them
+// and lift the restrictions NewLoader enforces on them. An op that
 // implements Referrer reads other fields' values (FFCV's RefNode). The
 // decoders (DecodeInt, DecodeFloat, DecodeBytes, DecodeJSON, DecodeNDArray,
 // DecodeImage) are plain Go ops, put first in a field's list by default.

@@ -97,12 +97,14 @@ type Decl struct {
 	// the op works in place, in its input's memory (which must then be
 	// large enough for Out).
 	Memory *Alloc
-	// Run is the op as plain Go over one sample. Every op the loader runs
-	// today has one.
+	// Run is the op as plain Go over one sample.
 	Run func(s *Sample) error
-	// Kernel, when non-nil, describes the op for the stage compiler of the
-	// next issue, which fuses the compilable ops of a field into one kernel
-	// per batch; Run stays the reference the kernel is tested against.
+	// Kernel, when non-nil, describes the op for the stage compiler, which
+	// fuses the compilable ops of a field into one kernel per batch; Run,
+	// when given too, is the reference the kernel is tested against. An op
+	// without Run is run as its own kernel over the batch (see the package
+	// documentation for the rules it must follow until the stage compiler
+	// lands).
 	Kernel *Kernel
 }
 
