@@ -146,6 +146,7 @@ func (r *Reader) Verify(ctx context.Context, maxProblems int) error {
 	}
 	ps := int64(r.h.pageSize)
 	pg := make([]byte, ps)
+	damaged := map[int]bool{}
 	for p := range r.NumPages() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -159,6 +160,7 @@ func (r *Reader) Verify(ctx context.Context, maxProblems int) error {
 		}
 		want := le.Uint32(r.ptab[p*pageEntry+4:])
 		if got := crc(pg); got != want {
+			damaged[p] = true
 			if !add(fileErr(r.path, fmt.Errorf("%w: page %d (file offset %d): checksum %08x, stored %08x", ErrChecksum, p, off, got, want))) {
 				return errors.Join(errs...)
 			}
@@ -169,6 +171,9 @@ func (r *Reader) Verify(ctx context.Context, maxProblems int) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+		}
+		if first, n := r.SamplePages(i); n > 0 && damaged[first] {
+			continue // reported with its page
 		}
 		if _, err := r.Sample(i); err != nil {
 			if !add(err) {

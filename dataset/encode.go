@@ -22,7 +22,9 @@ import (
 //   - NDArray: a *gojit.Array of the field's dtype and shape (for a
 //     variable-shape field, the same number of dimensions, each no larger
 //     than the declared maximum).
-//   - Image: an image.Image.
+//   - Image: an image.Image, or a func() (image.Image, error) that a
+//     worker calls, so that loading and decoding image files runs in
+//     parallel (its error becomes the sample's).
 //
 // Reader.Sample output: int64, float64, []byte, the JSON document decoded
 // into an any (numbers as float64), a *gojit.Array, and an image.Image
@@ -142,6 +144,12 @@ func appendValue(data []byte, f Field, v any, r []byte) ([]byte, error) {
 		}
 		return appendArray(data, a), nil
 	case KindImage:
+		if src, ok := v.(func() (image.Image, error)); ok && src != nil {
+			var err error
+			if v, err = src(); err != nil {
+				return data, fmt.Errorf("%w: %v", ErrSample, err)
+			}
+		}
 		img, ok := v.(image.Image)
 		if !ok || img == nil {
 			return data, fmt.Errorf("%w: want an image.Image, got %T", ErrSample, v)

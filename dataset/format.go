@@ -233,6 +233,9 @@ func decodeFields(b []byte, n int) (Schema, error) {
 				Quality:  int(le.Uint32(d[24:])),
 			}
 		}
+		if err := checkDescriptorZeros(b[:full], f, nameLen); err != nil {
+			return s, fmt.Errorf("%w: field %d (%q): %v", ErrCorrupt, i, name, err)
+		}
 		s.Fields = append(s.Fields, f)
 		b = b[full:]
 	}
@@ -259,3 +262,25 @@ func checkRowLayout(fb []byte, s Schema) ([]int, int, error) {
 }
 
 func isPow2(n uint64) bool { return n != 0 && bits.OnesCount64(n) == 1 }
+
+// checkDescriptorZeros checks that the bytes of a descriptor that its
+// kind does not use, the reserved bytes and the name's padding are zero.
+func checkDescriptorZeros(d []byte, f Field, nameLen int) error {
+	unused := [][2]int{{6, 8}, {18, 20}, {28, 32}, {descSize + nameLen, len(d)}}
+	if f.Kind == KindNDArray {
+		unused = append(unused, [2]int{16, 28}, [2]int{32 + 4*len(f.Shape), 64})
+	} else {
+		unused = append(unused, [2]int{1, 4}, [2]int{32, 64})
+		if f.Kind != KindImage {
+			unused = append(unused, [2]int{16, 28})
+		}
+	}
+	for _, r := range unused {
+		for j := r[0]; j < r[1]; j++ {
+			if d[j] != 0 {
+				return fmt.Errorf("descriptor byte %d is %d, want 0 (unused or reserved)", j, d[j])
+			}
+		}
+	}
+	return nil
+}

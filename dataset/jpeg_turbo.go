@@ -27,37 +27,35 @@ static int gojit_tj_encode(const unsigned char *pix, int w, int h, int c, int qu
 	return r;
 }
 
-static int gojit_tj_header(const unsigned char *jpeg, unsigned long size, int *w, int *h, int *gray,
+static int gojit_tj_header(tjhandle t, const unsigned char *jpeg, unsigned long size, int *w, int *h, int *gray,
                            char *msg, int msglen) {
-	tjhandle t = tjInitDecompress();
-	if (t == NULL) {
-		snprintf(msg, msglen, "%s", tjGetErrorStr2(NULL));
-		return -1;
-	}
 	int ss, cs;
 	int r = tjDecompressHeader3(t, jpeg, size, w, h, &ss, &cs);
 	if (r != 0) {
 		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
 	}
 	*gray = cs == TJCS_GRAY;
-	tjDestroy(t);
 	return r;
 }
 
-static int gojit_tj_decode(const unsigned char *jpeg, unsigned long size, unsigned char *dst,
-                           int w, int h, int c, char *msg, int msglen) {
-	tjhandle t = tjInitDecompress();
-	if (t == NULL) {
-		snprintf(msg, msglen, "%s", tjGetErrorStr2(NULL));
+// gojit_tj_decode checks that the JPEG is w by h, then decodes it into dst
+// as c channels. It returns 0, -1 with msg set, or -2 when the size
+// differs (*jw, *jh).
+static int gojit_tj_decode(tjhandle t, const unsigned char *jpeg, unsigned long size, unsigned char *dst,
+                           int w, int h, int c, int *jw, int *jh, char *msg, int msglen) {
+	int gray;
+	if (gojit_tj_header(t, jpeg, size, jw, jh, &gray, msg, msglen) != 0) {
 		return -1;
 	}
-	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
-	int r = tjDecompress2(t, jpeg, size, dst, w, w * c, h, pf, TJFLAG_STOPONWARNING);
-	if (r != 0) {
-		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+	if (*jw != w || *jh != h) {
+		return -2;
 	}
-	tjDestroy(t);
-	return r;
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	if (tjDecompress2(t, jpeg, size, dst, w, w * c, h, pf, TJFLAG_STOPONWARNING) != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+		return -1;
+	}
+	return 0;
 }
 */
 import "C"
@@ -65,6 +63,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"unsafe"
 )
 
@@ -91,15 +90,54 @@ func encodeJPEG(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
 	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(out)), int(size))...), nil
 }
 
+// decoder is a TurboJPEG decompressor with a C buffer for its error
+// message. Creating one costs about as much as decoding a small image, so
+// they are kept in a bounded pool.
+type decoder struct {
+	h   C.tjhandle
+	msg *C.char
+}
+
+const msgLen = 256
+
+// decoders holds idle decoders; one beyond its capacity is destroyed.
+var decoders = make(chan *decoder, 4*runtime.GOMAXPROCS(0))
+
+func getDecoder() (*decoder, error) {
+	select {
+	case d := <-decoders:
+		return d, nil
+	default:
+	}
+	h := C.tjInitDecompress()
+	if h == nil {
+		return nil, fmt.Errorf("jpeg: %s", C.GoString(C.tjGetErrorStr2(nil)))
+	}
+	return &decoder{h: h, msg: (*C.char)(C.malloc(msgLen))}, nil
+}
+
+func putDecoder(d *decoder) {
+	select {
+	case decoders <- d:
+	default:
+		C.tjDestroy(d.h)
+		C.free(unsafe.Pointer(d.msg))
+	}
+}
+
 // jpegSize returns a JPEG's width and height and whether it is grayscale.
 func jpegSize(data []byte) (w, h int, gray bool, err error) {
 	if len(data) == 0 {
 		return 0, 0, false, errors.New("jpeg: empty data")
 	}
+	d, err := getDecoder()
+	if err != nil {
+		return 0, 0, false, err
+	}
+	defer putDecoder(d)
 	var cw, ch, cg C.int
-	var msg [256]C.char
-	if C.gojit_tj_header((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, &msg[0], C.int(len(msg))) != 0 {
-		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(&msg[0]))
+	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, d.msg, msgLen) != 0 {
+		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(d.msg))
 	}
 	return int(cw), int(ch), cg != 0, nil
 }
@@ -108,19 +146,23 @@ func jpegSize(data []byte) (w, h int, gray bool, err error) {
 // (c = 1 or 3); the JPEG must be w by h. A warning from libjpeg-turbo
 // (such as a truncated stream) is an error.
 func decodeJPEG(dst, data []byte, w, h, c int) error {
-	jw, jh, _, err := jpegSize(data)
+	if len(dst) != w*h*c || (c != 1 && c != 3) || w <= 0 || h <= 0 {
+		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
+	}
+	if len(data) == 0 {
+		return errors.New("jpeg: empty data")
+	}
+	d, err := getDecoder()
 	if err != nil {
 		return err
 	}
-	if jw != w || jh != h {
-		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", jh, jw, h, w)
+	defer putDecoder(d)
+	var jw, jh C.int
+	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), &jw, &jh, d.msg, msgLen) {
+	case 0:
+		return nil
+	case -2:
+		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", int(jh), int(jw), h, w)
 	}
-	if len(dst) != w*h*c || (c != 1 && c != 3) {
-		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
-	}
-	var msg [256]C.char
-	if C.gojit_tj_decode((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), &msg[0], C.int(len(msg))) != 0 {
-		return fmt.Errorf("jpeg: decoding: %s", C.GoString(&msg[0]))
-	}
-	return nil
+	return fmt.Errorf("jpeg: decoding: %s", C.GoString(d.msg))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,6 @@ type Reader struct {
 	h      header
 	schema Schema
 	rowOff []int
-	shapes [][]int // fixed NDArray shapes, shared by FieldMeta.Shape
 
 	mapped []byte // the whole file, when memory-mapped
 	cache  *pageCache
@@ -116,12 +116,6 @@ func open(path string, f *os.File, cfg openConfig) (*Reader, error) {
 		return nil, fmt.Errorf("%w: row size %d, the fields need %d", ErrCorrupt, h.rowSize, rowSize)
 	}
 	r.rowOff = offsets
-	r.shapes = make([][]int, len(r.schema.Fields))
-	for i, fd := range r.schema.Fields {
-		if fd.Kind == KindNDArray && !fd.Variable {
-			r.shapes[i] = fd.Shape
-		}
-	}
 	if r.meta, err = readTable(h.meta, "metadata table"); err != nil {
 		return nil, err
 	}
@@ -165,21 +159,28 @@ func (r *Reader) checkHeader() error {
 		return bad("field table at %d, want %d", h.fields.off, headerSize)
 	case h.fields.len > uint64(h.fieldCount)*(descSize+maxNameLen+8):
 		return bad("field table of %d bytes for %d fields", h.fields.len, h.fieldCount)
-	case h.dataOff%uint64(h.pageSize) != 0 || h.dataOff < h.fields.off+h.fields.len || h.dataOff > h.fields.off+h.fields.len+uint64(h.pageSize):
+	case h.rowSize > h.fieldCount*48:
+		return bad("row size %d is larger than %d fields can need", h.rowSize, h.fieldCount)
+	case h.dataOff != uint64(align(headerSize+int(h.fields.len), int(h.pageSize))):
 		return bad("data offset %d is not the first page boundary after the field table", h.dataOff)
+	case h.dataOff > h.fileSize:
+		return bad("data offset %d is past the end of the file", h.dataOff)
 	case h.pageCount > (h.fileSize-h.dataOff)/uint64(h.pageSize):
 		return bad("%d pages of %d bytes do not fit in the file", h.pageCount, h.pageSize)
+	case h.sampleCount > h.fileSize/allocSize:
+		return bad("%d samples cannot fit in a file of %d bytes", h.sampleCount, h.fileSize)
 	}
+	if hi, _ := bits.Mul64(h.sampleCount, uint64(h.rowSize)); hi != 0 || h.sampleCount*uint64(h.rowSize) > h.fileSize {
+		return bad("%d rows of %d bytes cannot fit in a file of %d bytes", h.sampleCount, h.rowSize, h.fileSize)
+	}
+	// No sum or product below overflows: each is at most the file size.
 	end := h.dataOff + h.pageCount*uint64(h.pageSize)
-	if h.sampleCount > math.MaxInt32*16 {
-		return bad("sample count %d", h.sampleCount)
-	}
 	for _, t := range []struct {
 		t    table
 		n    uint64
 		what string
 	}{{h.meta, h.sampleCount * uint64(h.rowSize), "metadata table"}, {h.alloc, h.sampleCount * allocSize, "allocation table"}, {h.pages, h.pageCount * pageEntry, "page table"}} {
-		if t.t.off != end || t.t.len != t.n {
+		if t.t.off != end || t.t.len != t.n || t.n > h.fileSize-end {
 			return bad("%s at %d (%d bytes), want %d (%d bytes)", t.what, t.t.off, t.t.len, end, t.n)
 		}
 		end += t.n
@@ -257,9 +258,8 @@ func (r *Reader) SamplePages(i int) (first, n int) {
 type FieldMeta struct {
 	Int   int64   // an Int field's value
 	Float float64 // a Float field's value
-	// Shape is an NDArray's shape, or an Image's [height, width, channels].
-	// For a fixed-shape NDArray it is shared with the Reader: do not
-	// modify it.
+	// Shape is an NDArray's shape, or an Image's [height, width, channels]
+	// (nil for the other kinds).
 	Shape    []int
 	Encoding ImageEncoding // an Image's encoding
 	Size     int           // bytes stored in the data pages (0 for Int and Float)
@@ -268,18 +268,23 @@ type FieldMeta struct {
 // AppendRaw appends the stored bytes of field f of sample i to dst,
 // without decoding (an Image's raw pixels or JPEG, an NDArray's
 // little-endian elements, JSON text, bytes), and returns them with the
-// field's metadata. With a dst of enough capacity nothing is allocated,
-// except FieldMeta.Shape for images and variable-shape arrays; use
-// AppendRawInto to avoid that too.
+// field's metadata. With a dst of enough capacity nothing is allocated
+// except FieldMeta.Shape for arrays and images; AppendRawInto avoids that
+// too.
+//
+// The pages the bytes come from are checksummed on their first read
+// (unless WithVerify(false)); every offset and size in the metadata row is
+// checked against the sample's allocation, the field's declared shape or
+// maximum, and the image's size.
 func (r *Reader) AppendRaw(dst []byte, i, f int) ([]byte, FieldMeta, error) {
 	var m FieldMeta
 	dst, err := r.AppendRawInto(dst, i, f, &m)
 	return dst, m, err
 }
 
-// AppendRawInto is AppendRaw writing the metadata into *m, reusing the
-// capacity of m.Shape (a shape held in m.Shape's own storage is
-// overwritten, one that is a fixed NDArray's shared shape is not).
+// AppendRawInto is AppendRaw writing the metadata into *m and the shape
+// into m.Shape's storage: a caller that reuses one FieldMeta whose Shape
+// has capacity MaxDims allocates nothing.
 func (r *Reader) AppendRawInto(dst []byte, i, f int, m *FieldMeta) ([]byte, error) {
 	if r.closed.Load() {
 		return dst, fileErr(r.path, ErrClosed)
@@ -323,7 +328,7 @@ func (r *Reader) AppendRawInto(dst []byte, i, f int, m *FieldMeta) ([]byte, erro
 				n *= uint64(d)
 			}
 		} else {
-			m.Shape = r.shapes[f]
+			m.Shape = append(m.Shape, fd.Shape...)
 			n = uint64(fd.fixedBytes())
 		}
 		if n != size {
@@ -398,7 +403,9 @@ func (r *Reader) checkPage(p int, pg []byte) error {
 	return nil
 }
 
-// Close releases the mapping or cache and closes the file.
+// Close releases the mapping or cache and closes the file. It must not
+// be called while other calls on the Reader are in progress; calls after
+// it return ErrClosed.
 func (r *Reader) Close() error {
 	var err error
 	r.closeOnce.Do(func() {

@@ -85,7 +85,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 		dataOff: int64(align(headerSize+len(ft), cfg.pageSize)),
 		ps:      cfg.pageSize,
 		free:    make(chan []byte, cfg.workers+2),
-		bufs:    make(chan []byte, 4*cfg.workers+8),
+		bufs:    make(chan []byte, chunkSize*(3*cfg.workers+4)),
 	}
 	if cfg.progress >= 0 && term.IsTerminal(int(os.Stderr.Fd())) {
 		w.bar = progressbar.NewOptions(max(cfg.total, -1),
@@ -122,14 +122,38 @@ func (w *Writer) Schema() Schema { return cloneSchema(w.enc.schema) }
 // Len is the number of samples written so far.
 func (w *Writer) Len() int { return w.n }
 
-// slot is one sample on its way from the iterator through a worker to
-// the allocator.
-type slot struct {
-	index, key int
-	enc        encoded
-	field      string
-	err        error
-	done       chan struct{}
+// chunkSize is the number of consecutive samples a worker encodes in one
+// task: handing samples over one by one would wake a parked worker per
+// sample, which costs more than encoding a small one.
+const chunkSize = 8
+
+// chunk is a run of consecutive samples on its way from the iterator
+// through a worker to the allocator.
+type chunk struct {
+	first   int // index of samples[0] in the file
+	samples []Sample
+	keys    []int
+	enc     []encoded
+	bad     int // index in samples of the first that failed, or -1
+	field   string
+	err     error
+	done    chan struct{}
+}
+
+// encode runs in a worker.
+func (c *chunk) encode(w *Writer) {
+	c.enc = make([]encoded, len(c.samples))
+	c.bad = -1
+	for j, s := range c.samples {
+		var err error
+		c.enc[j], c.field, err = w.enc.encode(s, w.getBuf())
+		if err != nil {
+			c.bad, c.err = j, err
+			break
+		}
+	}
+	c.samples = nil
+	close(c.done)
 }
 
 // Write encodes and writes every sample of samples, in order, after those
@@ -158,32 +182,44 @@ func (w *Writer) Write(ctx context.Context, samples iter.Seq2[int, Sample]) erro
 			}
 		})
 	}
-	order := make(chan *slot, 4*workers+8)
+	order := make(chan *chunk, 2*workers+2)
 	allocDone := make(chan struct{})
 	go func() {
 		defer close(allocDone)
 		w.allocate(ctx, cancel, order, tasks)
 	}()
 
+	send := func(c *chunk) bool {
+		select {
+		case tasks <- func() { c.encode(w) }:
+		case <-ctx.Done():
+			return false
+		}
+		select {
+		case order <- c:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
 	pos := w.n
-produce:
+	c := &chunk{first: pos, done: make(chan struct{})}
 	for key, s := range samples {
-		sl := &slot{index: pos, key: key, done: make(chan struct{})}
+		if ctx.Err() != nil {
+			break
+		}
+		c.samples = append(c.samples, s)
+		c.keys = append(c.keys, key)
 		pos++
-		task := func() {
-			sl.enc, sl.field, sl.err = w.enc.encode(s, w.getBuf())
-			close(sl.done)
+		if len(c.samples) == chunkSize {
+			if !send(c) {
+				break
+			}
+			c = &chunk{first: pos, done: make(chan struct{})}
 		}
-		select {
-		case tasks <- task:
-		case <-ctx.Done():
-			break produce
-		}
-		select {
-		case order <- sl:
-		case <-ctx.Done():
-			break produce
-		}
+	}
+	if len(c.samples) > 0 && ctx.Err() == nil {
+		send(c)
 	}
 	close(order)
 	<-allocDone
@@ -202,40 +238,41 @@ produce:
 
 // allocate places samples in pages in order, copying their data into
 // page buffers and handing full pages to the workers.
-func (w *Writer) allocate(ctx context.Context, cancel context.CancelCauseFunc, order <-chan *slot, tasks chan<- func()) {
-	for sl := range order {
+func (w *Writer) allocate(ctx context.Context, cancel context.CancelCauseFunc, order <-chan *chunk, tasks chan<- func()) {
+	for c := range order {
 		select {
-		case <-sl.done:
+		case <-c.done:
 		case <-ctx.Done():
 			return
 		}
-		if sl.err != nil {
-			err := sl.err
-			if sl.key != sl.index {
-				err = fmt.Errorf("(iterator key %d) %w", sl.key, err)
+		for j, e := range c.enc {
+			if j == c.bad {
+				err := c.err
+				if k := c.first + j; c.keys[j] != k {
+					err = fmt.Errorf("(iterator key %d) %w", c.keys[j], err)
+				}
+				cancel(sampleErr(w.path, c.first+j, c.field, err))
+				return
 			}
-			cancel(sampleErr(w.path, sl.index, sl.field, err))
-			return
-		}
-		e := sl.enc
-		base, err := w.place(ctx, e.data, tasks)
-		if err != nil {
-			cancel(err)
-			return
-		}
-		for i, f := range w.enc.schema.Fields {
-			if f.Kind != KindInt && f.Kind != KindFloat {
-				o := w.enc.offsets[i]
-				le.PutUint64(e.row[o:], uint64(base)+le.Uint64(e.row[o:]))
+			base, err := w.place(ctx, e.data, tasks)
+			if err != nil {
+				cancel(err)
+				return
 			}
+			for i, f := range w.enc.schema.Fields {
+				if f.Kind != KindInt && f.Kind != KindFloat {
+					o := w.enc.offsets[i]
+					le.PutUint64(e.row[o:], uint64(base)+le.Uint64(e.row[o:]))
+				}
+			}
+			w.rows = append(w.rows, e.row...)
+			w.allocs = le.AppendUint64(w.allocs, uint64(base))
+			w.allocs = le.AppendUint64(w.allocs, uint64(len(e.data)))
+			w.n++
+			w.putBuf(e.data)
 		}
-		w.rows = append(w.rows, e.row...)
-		w.allocs = le.AppendUint64(w.allocs, uint64(base))
-		w.allocs = le.AppendUint64(w.allocs, uint64(len(e.data)))
-		w.n++
-		w.putBuf(e.data)
 		if w.bar != nil {
-			w.bar.Add(1)
+			w.bar.Add(len(c.enc))
 		}
 	}
 }

@@ -46,6 +46,7 @@ func init() {
 		{"dump", "[-example NAME] [-stage STAGE] [-n N] [-list]", "print one compilation stage of a built-in example", dumpFlags},
 		{"bench", "[-sizes N,N,...] [-benchtime D] [-json]", "benchmark compiled code against plain Go baselines", benchFlags},
 		{"cache", "[-dir DIR] [-json] [-rounds N] [-churn N] stats|list|clear|bench", "inspect or empty the disk cache of compiled kernels, or benchmark the cache", cacheFlags},
+		{"dataset", "write|info|verify [flags]", "write a dataset file from images or .npy arrays, describe one, or verify its checksums", datasetFlags},
 		{"version", "", "print the gojit, LLVM and Go versions and the host CPU", versionFlags},
 		{"help", "[command]", "print this help, or a command's flags", nil},
 	}
@@ -87,7 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // takesArgs lists the commands whose runner reads positional arguments.
-var takesArgs = map[string]bool{"cache": true}
+var takesArgs = map[string]bool{"cache": true, "dataset": true}
 
 func lookup(name string) (command, bool) {
 	for _, c := range commands {

@@ -1,0 +1,45 @@
+package dataset
+
+import (
+	"bytes"
+	"image/jpeg"
+	"testing"
+)
+
+// BenchmarkDecodeJPEG decodes a 64x64 RGB JPEG into a reused buffer.
+func BenchmarkDecodeJPEG(b *testing.B) {
+	pix, w, h, err := appendPixels(nil, smooth(64, 64, false), 3, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := encodeJPEG(nil, pix, w, h, 3, 90)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]byte, len(pix))
+	b.SetBytes(int64(len(pix)))
+	for b.Loop() {
+		if err := decodeJPEG(dst, data, w, h, 3); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeJPEGStdlib is the same decode with Go's image/jpeg, the
+// baseline for BenchmarkDecodeJPEG.
+func BenchmarkDecodeJPEGStdlib(b *testing.B) {
+	pix, w, h, err := appendPixels(nil, smooth(64, 64, false), 3, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := encodeJPEG(nil, pix, w, h, 3, 90)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(pix)))
+	for b.Loop() {
+		if _, err := jpeg.Decode(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

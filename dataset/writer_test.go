@@ -1,0 +1,266 @@
+package dataset
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gojit/gojit"
+)
+
+// TestDeterministicAcrossWorkers writes the same samples with 1, 2 and 7
+// workers and compares the files byte for byte.
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	t.Run("every kind", func(t *testing.T) { checkDeterministic(t, testSchema(), testSample) })
+	// JPEG and downscaling, with samples of very different sizes.
+	schema := Schema{Fields: []Field{Image("j", ImageOptions{Encoding: JPEG, MaxRes: 40, Quality: 80}), Int("i")}}
+	t.Run("jpeg", func(t *testing.T) {
+		checkDeterministic(t, schema, func(i int) Sample {
+			return Sample{"j": smooth(10+(i*37)%90, 10+(i*53)%70, i%4 == 0), "i": i}
+		})
+	})
+}
+
+func checkDeterministic(t *testing.T, schema Schema, gen func(int) Sample) {
+	dir := t.TempDir()
+	var first []byte
+	for _, workers := range []int{1, 2, 7} {
+		path := filepath.Join(dir, "w.ds")
+		writeFile(t, path, schema, 97, gen, WithWorkers(workers), WithPageSize(MinPageSize))
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = b
+		} else if !bytes.Equal(first, b) {
+			t.Fatalf("%d workers: file differs from the 1-worker file", workers)
+		}
+	}
+}
+
+// TestSpansPages writes samples larger than a page between small ones and
+// checks the page rules: small samples inside one page, large ones on their
+// own run of pages, and nothing else on those pages.
+func TestSpansPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.ds")
+	size := func(i int) int { return []int{100, 3 * MinPageSize / 2, 10, 3000, 3000, 2*MinPageSize + 1, 0, 7}[i%8] }
+	gen := func(i int) Sample {
+		b := make([]byte, size(i))
+		for j := range b {
+			b[j] = byte(i + j*31)
+		}
+		return Sample{"b": b, "i": i}
+	}
+	schema := Schema{Fields: []Field{Bytes("b"), Int("i")}}
+	writeFile(t, path, schema, 24, gen, WithWorkers(2), WithPageSize(MinPageSize))
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	owner := map[int]int{} // page -> large sample using it
+	var spans [][2]int
+	for i := range r.Len() {
+		s, err := r.Sample(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(s["b"].([]byte), gen(i)["b"].([]byte)) || s["i"] != int64(i) {
+			t.Fatalf("sample %d differs", i)
+		}
+		first, n := r.SamplePages(i)
+		wantN := (size(i) + MinPageSize - 1) / MinPageSize
+		if size(i) > 0 && size(i) <= MinPageSize {
+			wantN = 1
+		}
+		if n != wantN {
+			t.Errorf("sample %d (%d bytes): %d pages, want %d", i, size(i), n, wantN)
+		}
+		if n > 1 {
+			for p := first; p < first+n; p++ {
+				owner[p] = i
+			}
+		}
+		if n > 0 {
+			spans = append(spans, [2]int{i, first})
+		}
+	}
+	for _, s := range spans {
+		if o, ok := owner[s[1]]; ok && o != s[0] {
+			t.Errorf("sample %d shares page %d with the large sample %d", s[0], s[1], o)
+		}
+	}
+	// 100 and the 10 after the first large sample cannot share its pages;
+	// 10, 3000 fit in one page, the next 3000 starts a new one.
+	if r.NumPages() < 8 {
+		t.Errorf("%d pages, want at least 8", r.NumPages())
+	}
+}
+
+// TestCancel cancels a write midway: Write returns the context's error,
+// no file appears under the final name and no temporary file remains.
+func TestCancel(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.ds")
+	w, err := Create(path, testSchema(), WithWorkers(2), WithPageSize(MinPageSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	seq := func(yield func(int, Sample) bool) {
+		for i := 0; ; i++ {
+			if i == 50 {
+				cancel()
+			}
+			if !yield(i, testSample(i)) {
+				return
+			}
+		}
+	}
+	err = w.Write(ctx, seq)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Write: %v, want context.Canceled", err)
+	}
+	if err2 := w.Close(); !errors.Is(err2, context.Canceled) {
+		t.Errorf("Close after a cancelled Write: %v", err2)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Errorf("directory holds %v after a cancelled write", entries)
+	}
+}
+
+// TestBadSamples checks that each bad sample is refused with an error
+// naming the file, the sample index, the field and the problem, and that
+// no file is left behind.
+func TestBadSamples(t *testing.T) {
+	schema := Schema{Fields: []Field{Int("n"), NDArrayVar("v", gojit.Float32, 3), NDArray("a", gojit.Int32, 2), Image("img", ImageOptions{Channels: 3}), JSON("j")}}
+	good := func() Sample {
+		return Sample{"n": 1, "v": gojit.FromFloat32([]float32{1}, 1), "a": gojit.FromInt32([]int32{1, 2}, 2),
+			"img": testImage("rgba", 2, 2, 0), "j": 1}
+	}
+	cases := []struct {
+		name  string
+		edit  func(Sample)
+		field string
+		want  string
+	}{
+		{"missing", func(s Sample) { delete(s, "n") }, "n", "missing"},
+		{"unknown", func(s Sample) { s["zz"] = 1 }, "zz", "no such field"},
+		{"int type", func(s Sample) { s["n"] = "x" }, "n", "want an integer"},
+		{"too large", func(s Sample) { s["v"] = gojit.FromFloat32(make([]float32, 4), 4) }, "v", "larger than the declared maximum"},
+		{"ndim", func(s Sample) { s["v"] = gojit.FromFloat32(make([]float32, 4), 2, 2) }, "v", "dimensions"},
+		{"dtype", func(s Sample) { s["a"] = gojit.FromFloat32([]float32{1, 2}, 2) }, "a", "dtype f32"},
+		{"shape", func(s Sample) { s["a"] = gojit.FromInt32([]int32{1, 2, 3}, 3) }, "a", "shape [3]"},
+		{"image type", func(s Sample) { s["img"] = []byte{1} }, "img", "want an image.Image"},
+		{"empty image", func(s Sample) { s["img"] = image.NewRGBA(image.Rect(0, 0, 0, 3)) }, "img", "empty image"},
+		{"json", func(s Sample) { s["j"] = func() {} }, "j", "unsupported type"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "bad.ds")
+			w, err := Create(path, schema, WithWorkers(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.Write(context.Background(), samplesOf(10, func(i int) Sample {
+				s := good()
+				if i == 7 {
+					c.edit(s)
+				}
+				return s
+			}))
+			var de *Error
+			if !errors.As(err, &de) || de.Sample != 7 || de.Field != c.field || de.Path != path || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want sample 7, field %q, %q", err, c.field, c.want)
+			}
+			if !errors.Is(err, ErrSample) {
+				t.Errorf("error %v is not ErrSample", err)
+			}
+			w.Close()
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("directory holds %v after a failed write", entries)
+			}
+		})
+	}
+}
+
+func TestCreateErrors(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		schema Schema
+		opts   []WriteOption
+		want   string
+	}{
+		{Schema{}, nil, "no fields"},
+		{Schema{Fields: []Field{Int("a"), Float("a")}}, nil, "used twice"},
+		{Schema{Fields: []Field{Int("")}}, nil, "empty name"},
+		{Schema{Fields: []Field{NDArray("x", gojit.Float32, make([]int, 9)...)}}, nil, "9 dimensions"},
+		{Schema{Fields: []Field{NDArrayVar("x", gojit.Float32)}}, nil, "at least one dimension"},
+		{Schema{Fields: []Field{Image("x", ImageOptions{Encoding: JPEG, Channels: 4})}}, nil, "no alpha"},
+		{Schema{Fields: []Field{Image("x", ImageOptions{Channels: 2})}}, nil, "channels 2"},
+		{Schema{Fields: []Field{Int("a")}}, []WriteOption{WithPageSize(5000)}, "power of two"},
+		{Schema{Fields: []Field{Int("a")}}, []WriteOption{WithWorkers(0)}, "at least 1"},
+	}
+	for _, c := range cases {
+		_, err := Create(filepath.Join(dir, "x.ds"), c.schema, c.opts...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Create(%v): %v, want %q", c.schema, err, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("directory holds %v", entries)
+	}
+}
+
+// TestMultipleWrites appends in two calls and reads back in order; an
+// empty dataset is valid too.
+func TestMultipleWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.ds")
+	w, err := Create(path, testSchema(), WithPageSize(MinPageSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := w.Write(ctx, samplesOf(5, testSample)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(ctx, samplesOf(4, func(i int) Sample { return testSample(i + 5) })); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for i := range 9 {
+		s, err := r.Sample(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSample(t, s, i)
+	}
+	empty := filepath.Join(t.TempDir(), "e.ds")
+	w, _ = Create(empty, testSchema())
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Open(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if r2.Len() != 0 || r2.NumPages() != 0 {
+		t.Errorf("empty file: %d samples, %d pages", r2.Len(), r2.NumPages())
+	}
+}
