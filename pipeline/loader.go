@@ -596,8 +596,7 @@ type worker struct {
 	scratch []byte
 	s       Sample
 	refs    []Value
-	// One FieldMeta per plan: the reader may return a fixed shape it
-	// shares, which must not be appended to for another field.
+	// One FieldMeta per plan, whose Shape storage the reader reuses.
 	metas []dataset.FieldMeta
 }
 
