@@ -37,6 +37,9 @@ type decoder struct {
 	name    string
 	kinds   []dataset.Kind
 	declare func(in State) (Decl, error)
+	// max, if not nil, bounds a variable-size field's stored values (Bytes,
+	// JSON, Image without MaxRes) instead of a scan of the file.
+	max []int
 }
 
 func (d decoder) Name() string { return d.name }
@@ -71,7 +74,7 @@ func DecodeInt() Op {
 			s.Out.Int64()[0] = s.Meta.Int
 			return nil
 		}), nil
-	}}
+	}, nil}
 }
 
 // DecodeFloat decodes a Float field to a Float64 scalar.
@@ -81,7 +84,7 @@ func DecodeFloat() Op {
 			s.Out.Float64()[0] = s.Meta.Float
 			return nil
 		}), nil
-	}}
+	}, nil}
 }
 
 // DecodeBytes decodes a Bytes (or JSON) field to a variable-size Uint8
@@ -90,13 +93,22 @@ func DecodeBytes() Op {
 	return decoder{"DecodeBytes", []dataset.Kind{dataset.KindBytes, dataset.KindJSON}, func(in State) (Decl, error) {
 		return array(in, func(s *Sample) error {
 			if len(s.Raw) > len(s.Out.Data) {
-				return fmt.Errorf("%d bytes stored, more than the %d the loader measured as the maximum", len(s.Raw), len(s.Out.Data))
+				return fmt.Errorf("%d bytes stored, more than the maximum of %d", len(s.Raw), len(s.Out.Data))
 			}
 			copy(s.Out.Data, s.Raw)
 			s.Out.Shape[0] = len(s.Raw)
 			return nil
 		}), nil
-	}}
+	}, nil}
+}
+
+// DecodeBytesMax is DecodeBytes with a maximum length: NewLoader then
+// does not read the whole field to find the longest value, and a longer
+// value is an error naming its sample.
+func DecodeBytesMax(n int) Op {
+	d := DecodeBytes().(decoder)
+	d.max = []int{max(n, 0)}
+	return d
 }
 
 // DecodeJSON decodes a JSON field to a Go value (what encoding/json
@@ -111,7 +123,7 @@ func DecodeJSON() Op {
 			s.Out.Go = v
 			return nil
 		}}, nil
-	}}
+	}, nil}
 }
 
 // DecodeNDArray decodes an NDArray field (fixed or variable shape) to an
@@ -121,7 +133,7 @@ func DecodeNDArray() Op {
 		return array(in, func(s *Sample) error {
 			return copyShaped(s, in.Shape, s.Meta.Shape, in.DType)
 		}), nil
-	}}
+	}, nil}
 }
 
 // copyShaped copies s.Raw, an array of the given shape, to s.Out.
@@ -142,6 +154,16 @@ func copyShaped(s *Sample, max, shape []int, dt gojit.DType) error {
 	copy(s.Out.Data, s.Raw)
 	copy(s.Out.Shape, shape)
 	return nil
+}
+
+// DecodeImageMax is DecodeImage with a maximum height, width and channel
+// count, for a field written without MaxRes: NewLoader then does not read
+// the whole field to find the largest image, and a larger image is an
+// error naming its sample. A field's MaxRes, when set, takes precedence.
+func DecodeImageMax(h, w, c int) Op {
+	d := DecodeImage().(decoder)
+	d.max = []int{max(h, 0), max(w, 0), max(c, 0)}
+	return d
 }
 
 // DecodeImage decodes an Image field (raw pixels or JPEG) to a
@@ -167,5 +189,5 @@ func DecodeImage() Op {
 			copy(s.Out.Shape, sh)
 			return nil
 		}), nil
-	}}
+	}, nil}
 }

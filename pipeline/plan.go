@@ -174,7 +174,12 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 	for _, pi := range order {
 		p := &plans[pi]
 		f := &schema.Fields[p.field]
-		in, err := storedState(f, func() ([]int, error) { return maxOf(p.field) })
+		in, err := storedState(f, func() ([]int, error) {
+			if d, ok := p.ops[0].(decoder); ok && d.max != nil {
+				return d.max, nil // the decoder's bound spares the scan
+			}
+			return maxOf(p.field)
+		})
 		if err != nil {
 			return fail("field %q: %v", p.name, err)
 		}

@@ -366,3 +366,36 @@ func TestDamagedPage(t *testing.T) {
 	}
 	t.Log(got)
 }
+
+// TestDecoderBounds: DecodeBytesMax and DecodeImageMax bound a field
+// without scanning it; a larger sample is an error naming it.
+func TestDecoderBounds(t *testing.T) {
+	path := writeTestFile(t, 12, false) // blob i holds 2*(i%6) bytes
+	l, err := NewLoader(path, Config{BatchSize: 12, Fields: map[string][]Op{"blob": {DecodeBytesMax(20)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := l.State("blob"); st.Shape[0] != 20 {
+		t.Fatalf("blob state %s, want [<=20]", st)
+	}
+	collect(t, l.Epoch(context.Background(), 0), func(b *Batch) {
+		for j, i := range b.Indices() {
+			if v, _ := b.Sample("blob", j); string(v.Data) != strings.Repeat("ab", i%6) {
+				t.Fatalf("blob %d = %q", i, v.Data)
+			}
+		}
+	})
+	l.Close()
+	l, err = NewLoader(path, Config{BatchSize: 12, Fields: map[string][]Op{"blob": {DecodeBytesMax(5)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got error
+	for _, err := range l.Epoch(context.Background(), 0) {
+		got = err
+	}
+	if got == nil || !strings.Contains(got.Error(), "sample 3,") || !strings.Contains(got.Error(), "6 bytes stored, more than the maximum of 5") {
+		t.Fatalf("error %v, want sample 3's 6 bytes over the maximum of 5", got)
+	}
+	l.Close()
+}
