@@ -31,7 +31,7 @@ func (b *Batch) Indices() []int { return b.indices[:b.n] }
 // Padding reports whether sample j of the batch is padding: a repeat of a
 // sample another entry of the epoch (on some rank) already holds, added so
 // every rank gets the same number of samples. Padding comes only at the
-// end of the last rank's last batches.
+// end of the epoch's global order, so in the last ranks' last batches.
 func (b *Batch) Padding(j int) bool { return j >= b.padFrom }
 
 // Field returns a loaded field's values as one array: [Len, shape...],
