@@ -22,7 +22,8 @@
 // batches; a batch stays valid until the loop asks for the next one, when
 // its slot is reused. In the steady state no batch allocates. Cancelling
 // the context (or leaving the loop) stops the workers before the loop
-// returns; Close releases the file and the memory.
+// returns; Close releases the file and the memory. Epochs runs several
+// epochs back to back, without a pause at their boundaries.
 //
 // # Orders, ranks and padding
 //

@@ -462,16 +462,28 @@ func (l *Loader) value(s *slot, b, j int, trim bool) Value {
 // the epoch. Stopping early (break) or cancelling ctx stops the workers
 // before the loop returns. One epoch runs at a time per Loader.
 func (l *Loader) Epoch(ctx context.Context, epoch int) iter.Seq2[*Batch, error] {
+	return l.Epochs(ctx, epoch, 1)
+}
+
+// Epochs is Epoch for count consecutive epochs from first, without a
+// pause between them: the workers start on the next epoch's first batches
+// while the caller still consumes the current epoch's last ones. Each
+// batch's content is what Epoch would give for its epoch (Batch.Epoch
+// tells which).
+func (l *Loader) Epochs(ctx context.Context, first, count int) iter.Seq2[*Batch, error] {
 	return func(yield func(*Batch, error) bool) {
+		if count < 1 {
+			return
+		}
 		l.mu.Lock()
 		switch {
 		case l.closed:
 			l.mu.Unlock()
-			yield(nil, fmt.Errorf("pipeline: %s: epoch %d: %w", l.path, epoch, ErrClosed))
+			yield(nil, fmt.Errorf("pipeline: %s: epoch %d: %w", l.path, first, ErrClosed))
 			return
 		case l.running:
 			l.mu.Unlock()
-			yield(nil, fmt.Errorf("pipeline: %s: epoch %d: another epoch of this loader is running", l.path, epoch))
+			yield(nil, fmt.Errorf("pipeline: %s: epoch %d: another epoch of this loader is running", l.path, first))
 			return
 		}
 		ctx, cancel := context.WithCancel(ctx)
@@ -485,15 +497,14 @@ func (l *Loader) Epoch(ctx context.Context, epoch int) iter.Seq2[*Batch, error] 
 			}
 			l.mu.Unlock()
 		}()
-		l.run(ctx, cancel, epoch, yield)
+		l.run(ctx, cancel, first, count, yield)
 	}
 }
 
 // job is one chunk of a batch's samples.
-type job struct{ batch, lo, hi int }
+type job struct{ slot, lo, hi int }
 
-func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, epoch int, yield func(*Batch, error) bool) {
-	mine, offset := l.shard.epoch(epoch)
+func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, first, count int, yield func(*Batch, error) bool) {
 	n := len(l.shard.base)
 	S := len(l.slots)
 	for len(l.free) > 0 {
@@ -513,32 +524,38 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, epoch int, 
 		wg.Wait()
 	}()
 	// The dispatcher fills slots in batch order as the caller frees them.
+	// Only it reads the shard's order (copying each batch's indices into
+	// its slot), so it may compute the next epoch's while the caller still
+	// holds batches of this one.
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
 		B := l.cfg.BatchSize
-		for k := range l.nBatches {
-			select {
-			case <-ctx.Done():
-				return
-			case si := <-l.free:
-				s := l.slots[si]
-				lo := k * B
-				m := min(B, l.per-lo)
-				b := &s.batch
-				b.epoch, b.number, b.n = epoch, k, m
-				b.first = offset + lo
-				b.padFrom = max(0, min(m, n-b.first))
-				copy(b.indices, mine[lo:lo+m])
-				s.err = nil
-				chunks := min(len(l.workers), m)
-				s.pending.Store(int32(chunks))
-				for c := range chunks {
-					select {
-					case jobs <- job{k, c * m / chunks, (c + 1) * m / chunks}:
-					case <-ctx.Done():
-						return
+		for epoch := first; epoch < first+count; epoch++ {
+			mine, offset := l.shard.epoch(epoch)
+			for k := range l.nBatches {
+				select {
+				case <-ctx.Done():
+					return
+				case si := <-l.free:
+					s := l.slots[si]
+					lo := k * B
+					m := min(B, l.per-lo)
+					b := &s.batch
+					b.epoch, b.number, b.n = epoch, k, m
+					b.first = offset + lo
+					b.padFrom = max(0, min(m, n-b.first))
+					copy(b.indices, mine[lo:lo+m])
+					s.err = nil
+					chunks := min(len(l.workers), m)
+					s.pending.Store(int32(chunks))
+					for c := range chunks {
+						select {
+						case jobs <- job{si, c * m / chunks, (c + 1) * m / chunks}:
+						case <-ctx.Done():
+							return
+						}
 					}
 				}
 			}
@@ -549,7 +566,7 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, epoch int, 
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				s := l.slots[j.batch%S]
+				s := l.slots[j.slot]
 				if ctx.Err() == nil {
 					if at, err := w.fill(ctx, s, j.lo, j.hi); err != nil {
 						s.setErr(at, err)
@@ -567,20 +584,20 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, epoch int, 
 			}
 		}()
 	}
-	for k := range l.nBatches {
+	for k := range count * l.nBatches {
 		s := l.slots[k%S]
 		select {
 		case <-ctx.Done():
-			yield(nil, fmt.Errorf("pipeline: %s: epoch %d stopped before batch %d: %w", l.path, epoch, k, context.Cause(ctx)))
+			yield(nil, fmt.Errorf("pipeline: %s: epoch %d stopped before batch %d: %w", l.path, first+k/l.nBatches, k%l.nBatches, context.Cause(ctx)))
 			return
 		case <-s.done:
 		}
-		if s.err != nil {
-			yield(nil, s.err)
+		if err := s.firstErr(); err != nil {
+			yield(nil, err)
 			return
 		}
 		if ctx.Err() != nil {
-			yield(nil, fmt.Errorf("pipeline: %s: epoch %d stopped at batch %d: %w", l.path, epoch, k, context.Cause(ctx)))
+			yield(nil, fmt.Errorf("pipeline: %s: epoch %d stopped at batch %d: %w", l.path, first+k/l.nBatches, k%l.nBatches, context.Cause(ctx)))
 			return
 		}
 		if !yield(&s.batch, nil) {

@@ -555,3 +555,35 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEpochsWithoutPause: Epochs gives, batch for batch, what separate
+// Epoch calls give, with Batch.Epoch telling each batch's epoch.
+func TestEpochsWithoutPause(t *testing.T) {
+	path := writeTestFile(t, 53, false)
+	l, err := NewLoader(path, Config{BatchSize: 8, Workers: 2, BatchesAhead: 2, Order: QuasiRandom, OpenPages: 1, Seed: 9,
+		Fields: map[string][]Op{"img": {RandomFlip(0.5)}, "id": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var want []byte
+	for e := 2; e < 5; e++ {
+		b, _ := epochBytes(t, l, e, "img", "id")
+		want = append(want, b...)
+	}
+	var got []byte
+	var epochs []int
+	collect(t, l.Epochs(context.Background(), 2, 3), func(b *Batch) {
+		epochs = append(epochs, b.Epoch())
+		got = append(got, bytesOf(b.Field("img"))...)
+		got = append(got, bytesOf(b.Shapes("img"))...)
+		got = append(got, bytesOf(b.Field("id"))...)
+		got = append(got, bytesOf(b.Shapes("id"))...)
+	})
+	if len(epochs) != 21 || epochs[0] != 2 || epochs[6] != 2 || epochs[7] != 3 || epochs[20] != 4 {
+		t.Fatalf("batch epochs %v, want 7 each of 2, 3, 4", epochs)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("Epochs(2, 3) differs from Epoch(2), Epoch(3), Epoch(4)")
+	}
+}
