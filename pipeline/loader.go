@@ -517,7 +517,7 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, first, coun
 		default:
 		}
 	}
-	jobs := make(chan job, S*len(l.workers))
+	jobs := make(chan job, S*chunksPerWorker*len(l.workers))
 	var wg sync.WaitGroup
 	defer func() {
 		cancel()
@@ -548,7 +548,9 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, first, coun
 					b.padFrom = max(0, min(m, n-b.first))
 					copy(b.indices, mine[lo:lo+m])
 					s.err = nil
-					chunks := min(len(l.workers), m)
+					// A few chunks per worker, so a worker the OS delays holds
+				// back little of the batch.
+				chunks := min(chunksPerWorker*len(l.workers), m)
 					s.pending.Store(int32(chunks))
 					for c := range chunks {
 						select {
@@ -769,3 +771,6 @@ func call(run func(*Sample) error, s *Sample) (err error) {
 	}()
 	return run(s)
 }
+
+// chunksPerWorker is how many pieces a batch is cut into per worker.
+const chunksPerWorker = 4
