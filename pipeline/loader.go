@@ -390,8 +390,8 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, first, coun
 					copy(b.indices, mine[lo:lo+m])
 					s.err = nil
 					// A few chunks per worker, so a worker the OS delays holds
-				// back little of the batch.
-				chunks := min(chunksPerWorker*len(l.workers), m)
+					// back little of the batch.
+					chunks := min(chunksPerWorker*len(l.workers), m)
 					s.pending.Store(int32(chunks))
 					for c := range chunks {
 						select {
