@@ -156,3 +156,31 @@ func TestQuasiRandomMemory(t *testing.T) {
 		t.Errorf("RSS growth %.1f MiB for the 16x file vs %.1f MiB for the 4x one: it follows the file size", float64(growth[16])/(1<<20), float64(growth[4])/(1<<20))
 	}
 }
+
+// BenchmarkLoaderPread reads a file 16x larger than a bounded pread page
+// cache, in Random and in QuasiRandom order (2 pages per window): the
+// ratio shows what page-aware shuffling saves when the file does not fit.
+func BenchmarkLoaderPread(b *testing.B) {
+	const size, pageSize, budgetPages = 12288, 256 << 10, 16
+	n := 16 * budgetPages * (pageSize / size)
+	path := writeRawFile(b, b.TempDir(), n, size, pageSize)
+	for _, order := range []Order{Random, QuasiRandom} {
+		b.Run(order.String(), func(b *testing.B) {
+			l, err := NewLoader(path, Config{BatchSize: 32, Workers: 2, Order: order, OpenPages: 2,
+				Fields: map[string][]Op{"x": nil}, Open: []dataset.OpenOption{dataset.WithPread(budgetPages * pageSize)}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer l.Close()
+			b.SetBytes(int64(n * size))
+			b.ResetTimer()
+			for e := 0; b.Loop(); e++ {
+				for _, err := range l.Epoch(context.Background(), e) {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
