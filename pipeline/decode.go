@@ -40,6 +40,9 @@ type decoder struct {
 	// max, if not nil, bounds a variable-size field's stored values (Bytes,
 	// JSON, Image without MaxRes) instead of a scan of the file.
 	max []int
+	// direct means the decoded value is the stored bytes: the loader reads
+	// them into the decoder's memory, and Run finds Raw already there.
+	direct bool
 }
 
 func (d decoder) Name() string { return d.name }
@@ -74,7 +77,7 @@ func DecodeInt() Op {
 			s.Out.Int64()[0] = s.Meta.Int
 			return nil
 		}), nil
-	}, nil}
+	}, nil, false}
 }
 
 // DecodeFloat decodes a Float field to a Float64 scalar.
@@ -84,7 +87,7 @@ func DecodeFloat() Op {
 			s.Out.Float64()[0] = s.Meta.Float
 			return nil
 		}), nil
-	}, nil}
+	}, nil, false}
 }
 
 // DecodeBytes decodes a Bytes (or JSON) field to a variable-size Uint8
@@ -95,11 +98,11 @@ func DecodeBytes() Op {
 			if len(s.Raw) > len(s.Out.Data) {
 				return fmt.Errorf("%d bytes stored, more than the maximum of %d", len(s.Raw), len(s.Out.Data))
 			}
-			copy(s.Out.Data, s.Raw)
+			copyRaw(s)
 			s.Out.Shape[0] = len(s.Raw)
 			return nil
 		}), nil
-	}, nil}
+	}, nil, true}
 }
 
 // DecodeBytesMax is DecodeBytes with a maximum length: NewLoader then
@@ -123,7 +126,7 @@ func DecodeJSON() Op {
 			s.Out.Go = v
 			return nil
 		}}, nil
-	}, nil}
+	}, nil, false}
 }
 
 // DecodeNDArray decodes an NDArray field (fixed or variable shape) to an
@@ -133,7 +136,7 @@ func DecodeNDArray() Op {
 		return array(in, func(s *Sample) error {
 			return copyShaped(s, in.Shape, s.Meta.Shape, in.DType)
 		}), nil
-	}, nil}
+	}, nil, true}
 }
 
 // copyShaped copies s.Raw, an array of the given shape, to s.Out.
@@ -151,9 +154,18 @@ func copyShaped(s *Sample, max, shape []int, dt gojit.DType) error {
 	if len(s.Raw) != n {
 		return fmt.Errorf("%d bytes stored for shape %v of %s (%d bytes)", len(s.Raw), shape, dt, n)
 	}
-	copy(s.Out.Data, s.Raw)
+	copyRaw(s)
 	copy(s.Out.Shape, shape)
 	return nil
+}
+
+// copyRaw copies the stored bytes to the output, unless the loader read
+// them there already.
+func copyRaw(s *Sample) {
+	if len(s.Raw) > 0 && len(s.Out.Data) > 0 && &s.Raw[0] == &s.Out.Data[0] {
+		return
+	}
+	copy(s.Out.Data, s.Raw)
 }
 
 // DecodeImageMax is DecodeImage with a maximum height, width and channel
@@ -189,5 +201,5 @@ func DecodeImage() Op {
 			copy(s.Out.Shape, sh)
 			return nil
 		}), nil
-	}, nil}
+	}, nil, false}
 }

@@ -34,6 +34,9 @@ type plan struct {
 	ops   []Op
 	steps []step
 	tail  int // steps[tail:] are kernel-only ops, run over the batch
+	// direct: the decoder's value is the stored bytes, read straight into
+	// its memory.
+	direct bool
 }
 
 // final returns the step whose output is the field's value.
@@ -215,6 +218,9 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 				bufs = append(bufs, buffer{alloc: a, rank: len(a.Shape), per: a.Bytes()})
 			}
 			in = d.Out
+		}
+		if d, ok := p.ops[0].(decoder); ok {
+			p.direct = d.direct
 		}
 		p.tail = len(p.steps)
 		for p.tail > 0 && p.steps[p.tail-1].kernel != nil {

@@ -56,12 +56,20 @@ func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
 	smp := &w.s
 	var err error
 	m := &w.metas[pi]
-	w.scratch, err = l.r.AppendRawInto(w.scratch[:0], idx, p.field, m)
+	var raw []byte
+	if p.direct {
+		// The decoded value is the stored bytes: read them straight into
+		// the decoder's memory (the decoder then skips its copy).
+		raw, err = l.r.AppendRawInto(l.value(s, p.steps[0].buf, j, false).Data[:0], idx, p.field, m)
+	} else {
+		raw, err = l.r.AppendRawInto(w.scratch[:0], idx, p.field, m)
+		w.scratch = raw
+	}
 	smp.Meta = *m
 	if err != nil {
 		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: opRead, Err: err}
 	}
-	smp.Index, smp.Epoch, smp.Raw = idx, epoch, w.scratch
+	smp.Index, smp.Epoch, smp.Raw = idx, epoch, raw
 	in := Value{}
 	for k := range p.steps[:p.tail] {
 		st := &p.steps[k]
