@@ -162,10 +162,21 @@ func copyShaped(s *Sample, max, shape []int, dt gojit.DType) error {
 // copyRaw copies the stored bytes to the output, unless the loader read
 // them there already.
 func copyRaw(s *Sample) {
-	if len(s.Raw) > 0 && len(s.Out.Data) > 0 && &s.Raw[0] == &s.Out.Data[0] {
-		return
+	if !aliased(s) {
+		copy(s.Out.Data, s.Raw)
 	}
-	copy(s.Out.Data, s.Raw)
+}
+
+// aliased reports whether the stored bytes were read into the output.
+func aliased(s *Sample) bool {
+	return len(s.Raw) > 0 && len(s.Out.Data) > 0 && &s.Raw[0] == &s.Out.Data[0]
+}
+
+// rawImage reports whether a field's decoder is DecodeImage on raw pixels,
+// whose stored bytes are the decoded value.
+func rawImage(op Op, f *dataset.Field) bool {
+	d, ok := op.(decoder)
+	return ok && d.name == "DecodeImage" && f.Kind == dataset.KindImage && f.Image.Encoding == dataset.Raw
 }
 
 // DecodeImageMax is DecodeImage with a maximum height, width and channel
@@ -195,7 +206,12 @@ func DecodeImage() Op {
 				}
 			}
 			n := sh[0] * sh[1] * sh[2]
-			if err := dataset.DecodeImageInto(s.Out.Data[:n], s.Raw, s.Meta); err != nil {
+			if s.Meta.Encoding == dataset.Raw && aliased(s) {
+				// Raw pixels the loader read into place (see rawImage).
+				if len(s.Raw) != n {
+					return fmt.Errorf("%d raw bytes for a %dx%dx%d image", len(s.Raw), sh[0], sh[1], sh[2])
+				}
+			} else if err := dataset.DecodeImageInto(s.Out.Data[:n], s.Raw, s.Meta); err != nil {
 				return err
 			}
 			copy(s.Out.Shape, sh)

@@ -220,7 +220,7 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 			in = d.Out
 		}
 		if d, ok := p.ops[0].(decoder); ok {
-			p.direct = d.direct
+			p.direct = d.direct || rawImage(d, f)
 		}
 		p.tail = len(p.steps)
 		for p.tail > 0 && p.steps[p.tail-1].kernel != nil {
