@@ -304,6 +304,9 @@ func checkDecl(in State, d Decl) error {
 		if !d.Out.GoValue && len(d.Out.Shape) != len(in.Shape) {
 			return fmt.Errorf("works in place but changes the rank from %d to %d", len(in.Shape), len(d.Out.Shape))
 		}
+		if !d.Out.GoValue && d.Out.DType != in.DType {
+			return fmt.Errorf("works in place but changes the dtype from %s to %s", in.DType, d.Out.DType)
+		}
 		return nil
 	}
 	if d.Memory.GoValue != d.Out.GoValue {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -398,4 +399,42 @@ func TestDecoderBounds(t *testing.T) {
 		t.Fatalf("error %v, want sample 3's 6 bytes over the maximum of 5", got)
 	}
 	l.Close()
+}
+
+// declOp declares whatever it is given, to test NewLoader's checks.
+type declOp struct {
+	name string
+	d    func(in State) Decl
+}
+
+func (o declOp) Name() string                              { return o.name }
+func (o declOp) Declare(in State, _ []State) (Decl, error) { return o.d(in), nil }
+
+// TestDeclarationChecks: declarations that would corrupt batch memory are
+// refused by NewLoader, naming the field, the op and the problem.
+func TestDeclarationChecks(t *testing.T) {
+	path := writeTestFile(t, 5, false)
+	run := func(*Sample) error { return nil }
+	cases := []struct {
+		d    func(in State) Decl
+		want string
+	}{
+		{func(in State) Decl { o := in; o.DType = gojit.Int32; return Decl{Out: o, Run: run} }, "changes the dtype"},
+		{func(in State) Decl { o := in; o.Shape = []int{9, 4}; return Decl{Out: o, Run: run} }, "larger than its input"},
+		{func(in State) Decl { o := in; o.Shape = []int{12}; return Decl{Out: o, Run: run} }, "changes the rank"},
+		{func(in State) Decl {
+			return Decl{Out: in, Memory: &Alloc{DType: gojit.Float32, Shape: []int{2, 4}}, Run: run}
+		}, "too small"},
+		{func(in State) Decl {
+			return Decl{Out: in, Memory: &Alloc{DType: gojit.Int64, Shape: in.Shape}, Run: run}
+		}, "another dtype or rank"},
+		{func(in State) Decl { return Decl{Out: in} }, "neither a Run function nor a Kernel"},
+		{func(in State) Decl { o := in; o.GoValue = true; return Decl{Out: o, Run: run} }, "between a Go value and an array"},
+	}
+	for i, c := range cases {
+		_, err := NewLoader(path, Config{BatchSize: 2, Fields: map[string][]Op{"boxes": {declOp{fmt.Sprint("bad", i), c.d}}}})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), fmt.Sprintf(`field "boxes": op 1 (bad%d)`, i)) {
+			t.Errorf("case %d: %v, want an error naming the op and containing %q", i, err, c.want)
+		}
+	}
 }
