@@ -137,4 +137,10 @@ func TestKernelOnlyRefused(t *testing.T) {
 			t.Errorf("%v: %v, want an error containing %q", c.ops, err, c.want)
 		}
 	}
+	// A plain Go op cannot read a value a kernel computes later.
+	_, err := NewLoader(path, Config{BatchSize: 2, Fields: map[string][]Op{
+		"img": {kernelOnly{Normalize(1, []float32{0, 0, 0}, []float32{1, 1, 1})}}, "id": {areaOp{0}}}})
+	if err == nil || !strings.Contains(err.Error(), "which a kernel computes") {
+		t.Errorf("reference to a kernel's value: %v", err)
+	}
 }

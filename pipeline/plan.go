@@ -238,6 +238,9 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 		for k, st := range p.steps {
 			for _, r := range st.refs {
 				q := &plans[r.plan]
+				if r.step >= q.tail {
+					return fail("field %q: op %d (%s) references step %d of field %q, which a kernel computes over the whole batch after the plain Go ops", p.name, k, st.name, r.step+1, q.name)
+				}
 				for t := r.step + 1; t < len(q.steps); t++ {
 					// Another field's pipeline runs whole before this one;
 					// in this field's own, only the ops before k matter.
