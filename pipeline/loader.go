@@ -66,6 +66,7 @@ type SampleError struct {
 	Err   error
 }
 
+// Error names the file, the sample, the field and the op, then the cause.
 func (e *SampleError) Error() string {
 	if e.Op == opRead {
 		// The dataset's error names the file, the sample and the field.
@@ -74,6 +75,7 @@ func (e *SampleError) Error() string {
 	return fmt.Sprintf("pipeline: %s: sample %d, field %q, op %d (%s): %v", e.Path, e.Index, e.Field, e.Step, e.Op, e.Err)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *SampleError) Unwrap() error { return e.Err }
 
 // opRead is SampleError.Op for a failure to read the stored bytes.
