@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -436,5 +437,32 @@ func TestDeclarationChecks(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), fmt.Sprintf(`field "boxes": op 1 (bad%d)`, i)) {
 			t.Errorf("case %d: %v, want an error naming the op and containing %q", i, err, c.want)
 		}
+	}
+}
+
+// TestSequentialIndicesOrder: Sequential keeps the order of Indices, on
+// every rank, epoch after epoch.
+func TestSequentialIndicesOrder(t *testing.T) {
+	path := writeTestFile(t, 12, false)
+	idx := []int{5, 2, 9, 0, 11, 7, 3}
+	var got []int
+	for rank := range 2 {
+		l, err := NewLoader(path, Config{BatchSize: 3, Indices: idx, Rank: rank, WorldSize: 2, Fields: map[string][]Op{"id": nil}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for e := range 2 {
+			var mine []int
+			collect(t, l.Epoch(context.Background(), e), func(b *Batch) { mine = append(mine, b.Indices()...) })
+			if e == 0 {
+				got = append(got, mine...)
+			} else if !slices.Equal(mine, got[rank*4:rank*4+4]) {
+				t.Fatalf("rank %d epoch 1: %v, epoch 0 gave %v", rank, mine, got[rank*4:rank*4+4])
+			}
+		}
+		l.Close()
+	}
+	if want := append(slices.Clone(idx), idx[0]); !slices.Equal(got, want) {
+		t.Fatalf("ranks' samples %v, want %v (Indices, then the first repeated as padding)", got, want)
 	}
 }
