@@ -347,8 +347,70 @@ func (l *Loader) Epochs(ctx context.Context, first, count int) iter.Seq2[*Batch,
 // job is one chunk of a batch's samples.
 type job struct{ slot, lo, hi int }
 
+// dispatch hands out the chunks of the batches, in order, to the workers.
+// There is no dispatcher goroutine: the worker that asks for the first
+// chunk of a batch waits for a free slot and fills in the batch, so a slot
+// the caller frees is taken up by one wake-up, not two. Only dispatch
+// reads the shard's order (copying each batch's indices into its slot), so
+// it may compute the next epoch's while the caller still holds batches of
+// this one.
+type dispatch struct {
+	l            *Loader
+	mu           sync.Mutex
+	epoch, last  int // the current epoch and the last one to run
+	k            int // the next batch of the epoch to start
+	mine         []int
+	offset       int
+	slot         int // the current batch's slot
+	chunk, count int // its next chunk and its number of chunks
+}
+
+// next returns the next chunk to fill, or false when there is none or ctx
+// is done.
+func (d *dispatch) next(ctx context.Context) (job, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	l := d.l
+	if l.nBatches == 0 {
+		return job{}, false
+	}
+	if d.chunk == d.count {
+		if d.k == l.nBatches {
+			if d.epoch == d.last {
+				return job{}, false
+			}
+			d.epoch++
+			d.mine, d.offset = l.shard.epoch(d.epoch)
+			d.k = 0
+		}
+		select {
+		case <-ctx.Done():
+			return job{}, false
+		case d.slot = <-l.free:
+		}
+		s := l.slots[d.slot]
+		B := l.cfg.BatchSize
+		lo := d.k * B
+		m := min(B, l.per-lo)
+		b := &s.batch
+		b.epoch, b.number, b.n = d.epoch, d.k, m
+		b.first = d.offset + lo
+		b.padFrom = max(0, min(m, len(l.shard.base)-b.first))
+		copy(b.indices, d.mine[lo:lo+m])
+		s.err = nil
+		// A few chunks per worker, so a worker the OS delays holds back
+		// little of the batch.
+		d.chunk, d.count = 0, min(chunksPerWorker*len(l.workers), m)
+		s.pending.Store(int32(d.count))
+		d.k++
+	}
+	m := l.slots[d.slot].batch.n
+	c := d.chunk
+	d.chunk++
+	return job{d.slot, c * m / d.count, (c + 1) * m / d.count}, true
+}
+
 func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, first, count int, yield func(*Batch, error) bool) {
-	n := len(l.shard.base)
 	S := len(l.slots)
 	for len(l.free) > 0 {
 		<-l.free
@@ -360,57 +422,21 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, first, coun
 		default:
 		}
 	}
-	jobs := make(chan job, S*chunksPerWorker*len(l.workers))
 	var wg sync.WaitGroup
 	defer func() {
 		cancel()
 		wg.Wait()
 	}()
-	// The dispatcher fills slots in batch order as the caller frees them.
-	// Only it reads the shard's order (copying each batch's indices into
-	// its slot), so it may compute the next epoch's while the caller still
-	// holds batches of this one.
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer close(jobs)
-		B := l.cfg.BatchSize
-		for epoch := first; epoch < first+count; epoch++ {
-			mine, offset := l.shard.epoch(epoch)
-			for k := range l.nBatches {
-				select {
-				case <-ctx.Done():
-					return
-				case si := <-l.free:
-					s := l.slots[si]
-					lo := k * B
-					m := min(B, l.per-lo)
-					b := &s.batch
-					b.epoch, b.number, b.n = epoch, k, m
-					b.first = offset + lo
-					b.padFrom = max(0, min(m, n-b.first))
-					copy(b.indices, mine[lo:lo+m])
-					s.err = nil
-					// A few chunks per worker, so a worker the OS delays holds
-					// back little of the batch.
-					chunks := min(chunksPerWorker*len(l.workers), m)
-					s.pending.Store(int32(chunks))
-					for c := range chunks {
-						select {
-						case jobs <- job{si, c * m / chunks, (c + 1) * m / chunks}:
-						case <-ctx.Done():
-							return
-						}
-					}
-				}
-			}
-		}
-	}()
+	d := &dispatch{l: l, epoch: first - 1, last: first + count - 1, k: l.nBatches}
 	for _, w := range l.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
+			for {
+				j, ok := d.next(ctx)
+				if !ok {
+					return
+				}
 				s := l.slots[j.slot]
 				if ctx.Err() == nil {
 					if at, err := w.fill(ctx, s, j.lo, j.hi); err != nil {

@@ -466,3 +466,17 @@ func TestSequentialIndicesOrder(t *testing.T) {
 		t.Fatalf("ranks' samples %v, want %v (Indices, then the first repeated as padding)", got, want)
 	}
 }
+
+// TestNoBatches: DropLast with fewer samples per rank than a batch gives
+// an empty epoch, promptly.
+func TestNoBatches(t *testing.T) {
+	path := writeTestFile(t, 5, false)
+	l, err := NewLoader(path, Config{BatchSize: 8, DropLast: true, Fields: map[string][]Op{"id": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if n := collect(t, l.Epochs(context.Background(), 0, 3), func(*Batch) {}); n != 0 || l.Len() != 0 {
+		t.Fatalf("%d batches (Len %d), want 0", n, l.Len())
+	}
+}
