@@ -97,7 +97,7 @@ type Loader struct {
 	hasKernels             bool // some field ends in ops run as kernels
 
 	workers []*worker
-	free    chan int // slots the dispatcher may fill, in order
+	free    chan int // slots the workers may fill, in order (see dispatch)
 
 	mu      sync.Mutex
 	running bool
