@@ -178,3 +178,63 @@ func TestAppendRawNoAlloc(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestAppendPixels converts images of every standard type, whole and as
+// sub-images not at the origin, to 1, 3 and 4 channels, and compares the
+// result with a per-pixel conversion through the color models.
+func TestAppendPixels(t *testing.T) {
+	const w, h = 7, 5
+	r := image.Rect(0, 0, w, h)
+	imgs := map[string]image.Image{
+		"rgba":  testImage("rgba", w, h, 3),
+		"nrgba": testImage("nrgba", w, h, 4),
+		"gray":  testImage("gray", w, h, 5),
+	}
+	g16 := image.NewGray16(r)
+	ycc := image.NewYCbCr(r, image.YCbCrSubsampleRatio420)
+	cmyk := image.NewCMYK(r)
+	pal := image.NewPaletted(r, color.Palette{color.RGBA{10, 20, 30, 255}, color.NRGBA{200, 100, 50, 128}, color.Gray{77}})
+	for i := range g16.Pix {
+		g16.Pix[i] = uint8(i * 11)
+	}
+	for i := range ycc.Y {
+		ycc.Y[i] = uint8(i * 9)
+	}
+	for i := range ycc.Cb {
+		ycc.Cb[i], ycc.Cr[i] = uint8(100+i*5), uint8(200-i*7)
+	}
+	for i := range cmyk.Pix {
+		cmyk.Pix[i] = uint8(i * 17)
+	}
+	for i := range pal.Pix {
+		pal.Pix[i] = uint8(i % 3)
+	}
+	imgs["gray16"], imgs["ycbcr"], imgs["cmyk"], imgs["paletted"] = g16, ycc, cmyk, pal
+	type subImager interface {
+		SubImage(image.Rectangle) image.Image
+	}
+	for name, img := range imgs {
+		sub := img.(subImager).SubImage(image.Rect(2, 1, 6, 5))
+		for _, src := range []image.Image{img, sub} {
+			for _, c := range []int{1, 3, 4} {
+				got, gw, gh, err := appendPixels([]byte{42}, src, c, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := wantPixels(src, c)
+				if got[0] != 42 || gw != src.Bounds().Dx() || gh != src.Bounds().Dy() || !bytes.Equal(got[1:], want) {
+					t.Errorf("%s %v to %d channels:\n got %v\nwant %v", name, src.Bounds(), c, got[1:], want)
+				}
+			}
+		}
+	}
+	if got := sourceChannels(imgs["paletted"]); got != 4 {
+		t.Errorf("a paletted image with a translucent colour keeps %d channels, want 4", got)
+	}
+	if got := sourceChannels(imgs["gray16"]); got != 1 {
+		t.Errorf("gray16 keeps %d channels, want 1", got)
+	}
+	if got := sourceChannels(imgs["ycbcr"]); got != 3 {
+		t.Errorf("ycbcr keeps %d channels, want 3", got)
+	}
+}

@@ -43,3 +43,16 @@ func BenchmarkDecodeJPEGStdlib(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendPixelsRGB converts a 64x64 *image.RGBA to raw RGB, the
+// writer's main work for raw image fields.
+func BenchmarkAppendPixelsRGB(b *testing.B) {
+	img := testImage("rgba", 64, 64, 1)
+	buf := make([]byte, 0, 64*64*3)
+	b.SetBytes(64 * 64 * 3)
+	for b.Loop() {
+		if _, _, _, err := appendPixels(buf[:0], img, 3, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

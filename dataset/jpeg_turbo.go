@@ -1,4 +1,4 @@
-//go:build cgo
+//go:build cgo && !noturbojpeg
 
 package dataset
 
@@ -8,13 +8,8 @@ package dataset
 #include <stdlib.h>
 #include <turbojpeg.h>
 
-static int gojit_tj_encode(const unsigned char *pix, int w, int h, int c, int quality,
+static int gojit_tj_encode(tjhandle t, const unsigned char *pix, int w, int h, int c, int quality,
                            unsigned char **out, unsigned long *size, char *msg, int msglen) {
-	tjhandle t = tjInitCompress();
-	if (t == NULL) {
-		snprintf(msg, msglen, "%s", tjGetErrorStr2(NULL));
-		return -1;
-	}
 	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
 	int ss = c == 1 ? TJSAMP_GRAY : TJSAMP_420;
 	*out = NULL;
@@ -23,7 +18,6 @@ static int gojit_tj_encode(const unsigned char *pix, int w, int h, int c, int qu
 	if (r != 0) {
 		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
 	}
-	tjDestroy(t);
 	return r;
 }
 
@@ -77,51 +71,69 @@ func encodeJPEG(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
 	if len(pix) != w*h*c || w <= 0 || h <= 0 {
 		return dst, fmt.Errorf("jpeg: %d bytes for %dx%dx%d pixels", len(pix), h, w, c)
 	}
+	t, err := compressors.get()
+	if err != nil {
+		return dst, err
+	}
+	defer compressors.put(t)
 	var out *C.uchar
 	var size C.ulong
-	var msg [256]C.char
-	r := C.gojit_tj_encode((*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(c), C.int(quality), &out, &size, &msg[0], C.int(len(msg)))
+	r := C.gojit_tj_encode(t.h, (*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(c), C.int(quality), &out, &size, t.msg, msgLen)
 	if out != nil {
 		defer C.tjFree(out)
 	}
 	if r != 0 {
-		return dst, fmt.Errorf("jpeg: encoding: %s", C.GoString(&msg[0]))
+		return dst, fmt.Errorf("jpeg: encoding: %s", C.GoString(t.msg))
 	}
 	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(out)), int(size))...), nil
 }
 
-// decoder is a TurboJPEG decompressor with a C buffer for its error
-// message. Creating one costs about as much as decoding a small image, so
-// they are kept in a bounded pool.
-type decoder struct {
+// handle is a TurboJPEG compressor or decompressor with a C buffer for
+// its error message. Creating one costs about as much as coding a small
+// image, so they are kept in bounded pools.
+type handle struct {
 	h   C.tjhandle
 	msg *C.char
 }
 
 const msgLen = 256
 
-// decoders holds idle decoders; one beyond its capacity is destroyed.
-var decoders = make(chan *decoder, 4*runtime.GOMAXPROCS(0))
+// handlePool holds idle handles of one kind; one returned beyond its
+// capacity is destroyed.
+type handlePool struct {
+	idle     chan *handle
+	compress bool
+}
 
-func getDecoder() (*decoder, error) {
+var (
+	compressors   = handlePool{idle: make(chan *handle, 2*runtime.GOMAXPROCS(0)), compress: true}
+	decompressors = handlePool{idle: make(chan *handle, 4*runtime.GOMAXPROCS(0))}
+)
+
+func (p *handlePool) get() (*handle, error) {
 	select {
-	case d := <-decoders:
-		return d, nil
+	case t := <-p.idle:
+		return t, nil
 	default:
 	}
-	h := C.tjInitDecompress()
+	var h C.tjhandle
+	if p.compress {
+		h = C.tjInitCompress()
+	} else {
+		h = C.tjInitDecompress()
+	}
 	if h == nil {
 		return nil, fmt.Errorf("jpeg: %s", C.GoString(C.tjGetErrorStr2(nil)))
 	}
-	return &decoder{h: h, msg: (*C.char)(C.malloc(msgLen))}, nil
+	return &handle{h: h, msg: (*C.char)(C.malloc(msgLen))}, nil
 }
 
-func putDecoder(d *decoder) {
+func (p *handlePool) put(t *handle) {
 	select {
-	case decoders <- d:
+	case p.idle <- t:
 	default:
-		C.tjDestroy(d.h)
-		C.free(unsafe.Pointer(d.msg))
+		C.tjDestroy(t.h)
+		C.free(unsafe.Pointer(t.msg))
 	}
 }
 
@@ -130,11 +142,11 @@ func jpegSize(data []byte) (w, h int, gray bool, err error) {
 	if len(data) == 0 {
 		return 0, 0, false, errors.New("jpeg: empty data")
 	}
-	d, err := getDecoder()
+	d, err := decompressors.get()
 	if err != nil {
 		return 0, 0, false, err
 	}
-	defer putDecoder(d)
+	defer decompressors.put(d)
 	var cw, ch, cg C.int
 	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, d.msg, msgLen) != 0 {
 		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(d.msg))
@@ -152,11 +164,11 @@ func decodeJPEG(dst, data []byte, w, h, c int) error {
 	if len(data) == 0 {
 		return errors.New("jpeg: empty data")
 	}
-	d, err := getDecoder()
+	d, err := decompressors.get()
 	if err != nil {
 		return err
 	}
-	defer putDecoder(d)
+	defer decompressors.put(d)
 	var jw, jh C.int
 	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), &jw, &jh, d.msg, msgLen) {
 	case 0:

@@ -17,8 +17,9 @@ func defaultWriteConfig() writeConfig {
 }
 
 // WithWorkers sets the number of goroutines that encode samples and
-// checksum and write pages (default GOMAXPROCS). The file is the same
-// byte for byte whatever the number.
+// assemble, checksum and write pages, the goroutine calling Write
+// included (default GOMAXPROCS; 1 runs everything on the caller). The
+// file is the same byte for byte whatever the number.
 func WithWorkers(n int) WriteOption { return func(c *writeConfig) { c.workers = n } }
 
 // WithPageSize sets the page size in bytes: a power of two from

@@ -15,6 +15,12 @@ import (
 // is checked against the file's size and the sample's allocation, so a
 // damaged file gives errors, never a crash or a read outside the file.
 // A Reader is safe for concurrent use.
+//
+// The file must not be changed while it is open: a memory-mapped file
+// that another process truncates makes later reads fault (SIGBUS), as
+// with any mapping; WithPread turns that into I/O or checksum errors.
+// Datasets are written under a temporary name and renamed, so writing a
+// new version of a file never changes one that is open.
 type Reader struct {
 	path   string
 	f      *os.File

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -34,15 +35,16 @@ type Writer struct {
 	pages  []*pageInfo // one per page started
 	n      int         // samples placed
 
-	cur     []byte // the page being filled, or nil
-	curInfo *pageInfo
-	used    int // bytes used in cur
+	cur     []part    // the data placed in the page being filled
+	curInfo *pageInfo // that page's entry, or nil if no page is open
+	used    int       // bytes used in that page
 
-	free  chan []byte // page buffers ready for reuse
-	nbufs int         // page buffers allocated
-	bufs  chan []byte // sample data buffers ready for reuse
+	free chan []byte // zeroed page buffers ready for reuse
+	bufs chan []byte // sample data buffers ready for reuse
 
 	cancel context.CancelCauseFunc // stops the current Write
+
+	placedBytes int64 // encoded bytes of the samples placed, for sizing chunks
 
 	bar    *progressbar.ProgressBar
 	err    error // sticky: the first failure
@@ -63,6 +65,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	schema = cloneSchema(schema) // with the Image defaults filled in
 	if err := schema.Validate(); err != nil {
 		return nil, fileErr(path, fmt.Errorf("schema: %w", err))
 	}
@@ -72,7 +75,6 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 	if cfg.pageSize < MinPageSize || cfg.pageSize > MaxPageSize || !isPow2(uint64(cfg.pageSize)) {
 		return nil, fileErr(path, fmt.Errorf("WithPageSize(%d): want a power of two from %d to %d", cfg.pageSize, MinPageSize, MaxPageSize))
 	}
-	schema = cloneSchema(schema)
 	offsets, rowSize := layout(schema)
 	ft := encodeFields(schema, offsets)
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
@@ -84,8 +86,8 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 		enc:     encoder{schema: schema, offsets: offsets, rowSize: rowSize},
 		dataOff: int64(align(headerSize+len(ft), cfg.pageSize)),
 		ps:      cfg.pageSize,
-		free:    make(chan []byte, cfg.workers+2),
-		bufs:    make(chan []byte, chunkSize*(3*cfg.workers+4)),
+		free:    make(chan []byte, cfg.workers+1),
+		bufs:    make(chan []byte, 64),
 	}
 	if cfg.progress >= 0 && term.IsTerminal(int(os.Stderr.Fd())) {
 		w.bar = progressbar.NewOptions(max(cfg.total, -1),
@@ -94,7 +96,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
 			progressbar.OptionSetItsString("samples"),
-			progressbar.OptionThrottle(100_000_000),
+			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish())
 		if cfg.total <= 0 {
 			w.bar.ChangeMax(-1)
@@ -122,13 +124,28 @@ func (w *Writer) Schema() Schema { return cloneSchema(w.enc.schema) }
 // Len is the number of samples written so far.
 func (w *Writer) Len() int { return w.n }
 
-// chunkSize is the number of consecutive samples a worker encodes in one
-// task: handing samples over one by one would wake a parked worker per
-// sample, which costs more than encoding a small one.
-const chunkSize = 8
+// Workers encode runs of consecutive samples (chunks), not single ones:
+// handing samples over one by one would wake a parked goroutine per
+// sample, which costs more than encoding a small one. A chunk holds about
+// chunkBytes of encoded data (judged from the samples placed so far),
+// from 1 to maxChunk samples; the first ones hold firstChunk.
+const (
+	chunkBytes = 1 << 20
+	maxChunk   = 256
+	firstChunk = 8
+)
 
-// chunk is a run of consecutive samples on its way from the iterator
-// through a worker to the allocator.
+// chunkLen is the number of samples to put in the next chunk.
+func (w *Writer) chunkLen() int {
+	n, bytes := int64(w.n), w.placedBytes
+	if n == 0 {
+		return firstChunk
+	}
+	return int(min(maxChunk, max(1, chunkBytes*n/max(bytes, 1))))
+}
+
+// chunk is a run of consecutive samples on their way from the iterator
+// through a worker to their place in the pages.
 type chunk struct {
 	first   int // index of samples[0] in the file
 	samples []Sample
@@ -162,6 +179,10 @@ func (c *chunk) encode(w *Writer) {
 // by their position. On error or when ctx is cancelled Write stops,
 // removes the temporary file and returns the error (naming the sample and
 // field); the Writer is then unusable and Close returns the same error.
+//
+// The calling goroutine ranges over samples, hands chunks of them to the
+// workers and places the encoded chunks in pages in order; the workers
+// encode chunks and assemble, checksum and write pages.
 func (w *Writer) Write(ctx context.Context, samples iter.Seq2[int, Sample]) error {
 	if w.closed {
 		return fileErr(w.path, ErrClosed)
@@ -172,38 +193,67 @@ func (w *Writer) Write(ctx context.Context, samples iter.Seq2[int, Sample]) erro
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w.cancel = cancel
+	// The calling goroutine is one of the workers: it runs a task itself
+	// whenever the others have a full queue, so that with one worker
+	// everything runs on it and with n the work spreads over n goroutines
+	// (on a machine with n cores, a coordinating goroutine beside n
+	// workers would wait for a core at every hand-over).
 	workers := w.cfg.workers
-	tasks := make(chan func(), 2*workers)
+	var tasks chan func()
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for t := range tasks {
-				t()
-			}
-		})
+	if workers > 1 {
+		tasks = make(chan func(), 2*(workers-1))
+		for range workers - 1 {
+			wg.Go(func() {
+				for t := range tasks {
+					t()
+				}
+			})
+		}
 	}
-	order := make(chan *chunk, 2*workers+2)
-	allocDone := make(chan struct{})
-	go func() {
-		defer close(allocDone)
-		w.allocate(ctx, cancel, order, tasks)
-	}()
 
+	// inflight holds the chunks being encoded and not yet placed, oldest
+	// first; at most window of them.
+	window := 2*workers + 2
+	var inflight []*chunk
+	// placeOldest places the oldest chunk, waiting for it if block.
+	placeOldest := func(block bool) bool {
+		c := inflight[0]
+		if block {
+			select {
+			case <-c.done:
+			case <-ctx.Done():
+				return false
+			}
+		} else {
+			select {
+			case <-c.done:
+			default:
+				return false
+			}
+		}
+		inflight = inflight[1:]
+		if err := w.placeChunk(c, tasks); err != nil {
+			cancel(err)
+			return false
+		}
+		return true
+	}
 	send := func(c *chunk) bool {
-		select {
-		case tasks <- func() { c.encode(w) }:
-		case <-ctx.Done():
-			return false
+		inflight = append(inflight, c)
+		run(tasks, func() { c.encode(w) })
+		for len(inflight) > 0 && placeOldest(false) {
 		}
-		select {
-		case order <- c:
-			return true
-		case <-ctx.Done():
-			return false
+		for len(inflight) >= window {
+			if !placeOldest(true) {
+				return false
+			}
 		}
+		return ctx.Err() == nil
 	}
 	pos := w.n
 	c := &chunk{first: pos, done: make(chan struct{})}
+	limit := w.chunkLen()
 	for key, s := range samples {
 		if ctx.Err() != nil {
 			break
@@ -211,19 +261,23 @@ func (w *Writer) Write(ctx context.Context, samples iter.Seq2[int, Sample]) erro
 		c.samples = append(c.samples, s)
 		c.keys = append(c.keys, key)
 		pos++
-		if len(c.samples) == chunkSize {
+		if len(c.samples) >= limit {
 			if !send(c) {
 				break
 			}
 			c = &chunk{first: pos, done: make(chan struct{})}
+			limit = w.chunkLen()
 		}
 	}
 	if len(c.samples) > 0 && ctx.Err() == nil {
 		send(c)
 	}
-	close(order)
-	<-allocDone
-	close(tasks)
+	for len(inflight) > 0 && ctx.Err() == nil {
+		placeOldest(true)
+	}
+	if tasks != nil {
+		close(tasks)
+	}
 	wg.Wait()
 	if err := context.Cause(ctx); err != nil {
 		var de *Error
@@ -236,149 +290,156 @@ func (w *Writer) Write(ctx context.Context, samples iter.Seq2[int, Sample]) erro
 	return nil
 }
 
-// allocate places samples in pages in order, copying their data into
-// page buffers and handing full pages to the workers.
-func (w *Writer) allocate(ctx context.Context, cancel context.CancelCauseFunc, order <-chan *chunk, tasks chan<- func()) {
-	for c := range order {
-		select {
-		case <-c.done:
-		case <-ctx.Done():
-			return
-		}
-		for j, e := range c.enc {
-			if j == c.bad {
-				err := c.err
-				if k := c.first + j; c.keys[j] != k {
-					err = fmt.Errorf("(iterator key %d) %w", c.keys[j], err)
-				}
-				cancel(sampleErr(w.path, c.first+j, c.field, err))
-				return
+// placeChunk places an encoded chunk's samples in pages, in order,
+// handing full pages to the workers.
+func (w *Writer) placeChunk(c *chunk, tasks chan<- func()) error {
+	for j, e := range c.enc {
+		if j == c.bad {
+			err := c.err
+			if k := c.first + j; c.keys[j] != k {
+				err = fmt.Errorf("(iterator key %d) %w", c.keys[j], err)
 			}
-			base, err := w.place(ctx, e.data, tasks)
-			if err != nil {
-				cancel(err)
-				return
-			}
-			for i, f := range w.enc.schema.Fields {
-				if f.Kind != KindInt && f.Kind != KindFloat {
-					o := w.enc.offsets[i]
-					le.PutUint64(e.row[o:], uint64(base)+le.Uint64(e.row[o:]))
-				}
-			}
-			w.rows = append(w.rows, e.row...)
-			w.allocs = le.AppendUint64(w.allocs, uint64(base))
-			w.allocs = le.AppendUint64(w.allocs, uint64(len(e.data)))
-			w.n++
-			w.putBuf(e.data)
+			return sampleErr(w.path, c.first+j, c.field, err)
 		}
-		if w.bar != nil {
-			w.bar.Add(len(c.enc))
+		base, err := w.place(e.data, tasks)
+		if err != nil {
+			return err
 		}
+		for i, f := range w.enc.schema.Fields {
+			if f.Kind != KindInt && f.Kind != KindFloat {
+				o := w.enc.offsets[i]
+				le.PutUint64(e.row[o:], uint64(base)+le.Uint64(e.row[o:]))
+			}
+		}
+		w.rows = append(w.rows, e.row...)
+		w.allocs = le.AppendUint64(w.allocs, uint64(base))
+		w.allocs = le.AppendUint64(w.allocs, uint64(len(e.data)))
+		w.n++
+		w.placedBytes += int64(len(e.data) + len(e.row))
 	}
+	if w.bar != nil {
+		w.bar.Add(len(c.enc))
+	}
+	return nil
 }
 
-// place copies a sample's data into pages and returns its file offset (0
-// for no data). A sample that fits in a page goes into the current page
-// if it fits there (at a multiple of 8), else into a new one; a larger
-// sample gets a run of new pages of its own.
-func (w *Writer) place(ctx context.Context, data []byte, tasks chan<- func()) (int64, error) {
+// place assigns a sample's data its place in the pages and returns its
+// file offset (0 for no data). A sample that fits in a page goes into the
+// current page if it fits there (at a multiple of 8), else into a new one;
+// a larger sample gets a run of new pages of its own. The bytes are copied
+// into the page by the worker that writes it.
+func (w *Writer) place(data []byte, tasks chan<- func()) (int64, error) {
 	s := len(data)
 	if s == 0 {
 		return 0, nil
 	}
 	if s <= w.ps {
 		start := align(w.used, 8)
-		if w.cur == nil || start+s > w.ps {
-			if err := w.ship(ctx, tasks); err != nil {
+		if w.curInfo == nil || start+s > w.ps {
+			if err := w.ship(tasks); err != nil {
 				return 0, err
 			}
-			if err := w.newPage(ctx); err != nil {
-				return 0, err
-			}
+			w.newPage()
 			start = 0
 		}
-		copy(w.cur[start:], data)
+		w.cur = append(w.cur, part{data: data, at: start, release: true})
 		w.used = start + s
 		return w.dataOff + int64(len(w.pages)-1)*int64(w.ps) + int64(start), nil
 	}
-	if err := w.ship(ctx, tasks); err != nil {
+	if err := w.ship(tasks); err != nil {
 		return 0, err
 	}
 	first := len(w.pages)
 	for off := 0; off < s; off += w.ps {
-		if err := w.newPage(ctx); err != nil {
-			return 0, err
-		}
-		w.used = copy(w.cur, data[off:])
-		if err := w.ship(ctx, tasks); err != nil {
+		w.newPage()
+		n := min(w.ps, s-off)
+		w.cur = append(w.cur, part{data: data[off : off+n]})
+		w.used = n
+		if err := w.ship(tasks); err != nil {
 			return 0, err
 		}
 	}
 	return w.dataOff + int64(first)*int64(w.ps), nil
 }
 
-// newPage starts a page with a zeroed buffer, waiting for one if as many
-// as the pool allows are in flight.
-func (w *Writer) newPage(ctx context.Context) error {
-	var buf []byte
-	select {
-	case buf = <-w.free:
-	default:
-		if w.nbufs < cap(w.free) {
-			w.nbufs++
-			buf = make([]byte, w.ps)
-		} else {
-			select {
-			case buf = <-w.free:
-			case <-ctx.Done():
-				return context.Cause(ctx)
-			}
-		}
-	}
-	w.cur, w.used = buf, 0
-	w.curInfo = &pageInfo{}
-	w.pages = append(w.pages, w.curInfo)
-	return nil
+// part is a piece of sample data and where it goes in its page.
+type part struct {
+	data    []byte
+	at      int
+	release bool // data is a whole sample's buffer, reusable once copied
 }
 
-// ship hands the current page, if any, to a worker, which checksums and
-// writes it, then zeroes the buffer and returns it to the pool. With a
-// nil tasks, ship does that itself.
-func (w *Writer) ship(ctx context.Context, tasks chan<- func()) error {
-	if w.cur == nil {
+// newPage starts a page.
+func (w *Writer) newPage() {
+	w.cur, w.used = nil, 0
+	w.curInfo = &pageInfo{}
+	w.pages = append(w.pages, w.curInfo)
+}
+
+// ship has the current page, if any, assembled in a page buffer,
+// checksummed and written: by a worker, or by the caller if the workers'
+// queue is full or tasks is nil. An error from a worker cancels the Write.
+func (w *Writer) ship(tasks chan<- func()) error {
+	if w.curInfo == nil {
 		return nil
 	}
-	buf, info, p := w.cur, w.curInfo, len(w.pages)-1
-	info.used = uint32(w.used)
+	parts, info, p, used := w.cur, w.curInfo, len(w.pages)-1, w.used
+	info.used = uint32(used)
 	w.cur, w.curInfo, w.used = nil, nil, 0
 	off := w.dataOff + int64(p)*int64(w.ps)
 	job := func() error {
+		var buf []byte
+		select {
+		case buf = <-w.free:
+		default:
+			buf = make([]byte, w.ps)
+		}
+		for _, pt := range parts {
+			copy(buf[pt.at:], pt.data)
+			if pt.release {
+				w.putBuf(pt.data)
+			}
+		}
 		info.crc = crc(buf)
 		_, err := w.f.WriteAt(buf, off)
-		clear(buf)
-		w.free <- buf
+		if err == nil {
+			startWriteback(w.f, off, int64(len(buf)))
+		}
+		clear(buf[:used])
+		select {
+		case w.free <- buf:
+		default:
+		}
 		if err != nil {
 			return fileErr(w.path, fmt.Errorf("writing page %d: %w", p, err))
 		}
 		return nil
 	}
-	if tasks == nil {
-		return job()
-	}
-	cancel := w.cancel
-	select {
-	case tasks <- func() {
-		if err := job(); err != nil {
-			cancel(err)
+	if tasks != nil {
+		cancel := w.cancel
+		select {
+		case tasks <- func() {
+			if err := job(); err != nil {
+				cancel(err)
+			}
+		}:
+			return nil
+		default:
 		}
-	}:
-		return nil
-	case <-ctx.Done():
-		// The page is abandoned with the write; give the buffer back.
-		clear(buf)
-		w.free <- buf
-		return context.Cause(ctx)
 	}
+	return job()
+}
+
+// run hands task to a worker, or runs it if tasks is nil or full.
+func run(tasks chan<- func(), task func()) {
+	if tasks != nil {
+		select {
+		case tasks <- task:
+			return
+		default:
+		}
+	}
+	task()
 }
 
 func (w *Writer) getBuf() []byte {
@@ -432,7 +493,7 @@ func (w *Writer) Close() error {
 }
 
 func (w *Writer) finish() error {
-	if err := w.ship(context.Background(), nil); err != nil {
+	if err := w.ship(nil); err != nil {
 		return err
 	}
 	schema := w.enc.schema

@@ -3,10 +3,12 @@ package dataset
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"image"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -108,7 +110,7 @@ func TestSpansPages(t *testing.T) {
 func TestCancel(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.ds")
-	w, err := Create(path, testSchema(), WithWorkers(2), WithPageSize(MinPageSize))
+	w, err := Create(path, testSchema(), WithWorkers(3), WithPageSize(MinPageSize))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,9 +125,13 @@ func TestCancel(t *testing.T) {
 			}
 		}
 	}
+	before := runtime.NumGoroutine()
 	err = w.Write(ctx, seq)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Write: %v, want context.Canceled", err)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines after the cancelled Write, %d before", after, before)
 	}
 	if err2 := w.Close(); !errors.Is(err2, context.Canceled) {
 		t.Errorf("Close after a cancelled Write: %v", err2)
@@ -161,6 +167,11 @@ func TestBadSamples(t *testing.T) {
 		{"image type", func(s Sample) { s["img"] = []byte{1} }, "img", "want an image.Image"},
 		{"empty image", func(s Sample) { s["img"] = image.NewRGBA(image.Rect(0, 0, 0, 3)) }, "img", "empty image"},
 		{"json", func(s Sample) { s["j"] = func() {} }, "j", "unsupported type"},
+		{"raw json", func(s Sample) { s["j"] = json.RawMessage("{") }, "j", "not valid JSON"},
+		{"loader", func(s Sample) {
+			s["img"] = func() (image.Image, error) { return nil, errors.New("cat.png does not decode") }
+		}, "img", "cat.png does not decode"},
+		{"uint64", func(s Sample) { s["n"] = uint64(1 << 63) }, "n", "overflows int64"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -263,4 +274,118 @@ func TestMultipleWrites(t *testing.T) {
 	if r2.Len() != 0 || r2.NumPages() != 0 {
 		t.Errorf("empty file: %d samples, %d pages", r2.Len(), r2.NumPages())
 	}
+}
+
+// TestCloseFails removes the directory before Close: the rename fails,
+// Close says so naming the file, and nothing is left behind.
+func TestCloseFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sub")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "x.ds")
+	w, err := Create(path, testSchema(), WithPageSize(MinPageSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(context.Background(), samplesOf(5, testSample)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	err = w.Close()
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Close: %v, want an error naming %s", err, path)
+	}
+	if err2 := w.Close(); err2 != err {
+		t.Errorf("second Close: %v, want the first error again", err2)
+	}
+	if err := w.Write(context.Background(), samplesOf(1, testSample)); !errors.Is(err, ErrClosed) {
+		t.Errorf("Write after Close: %v, want ErrClosed", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s exists again: %v", dir, err)
+	}
+	if _, err := Create(filepath.Join(dir, "y.ds"), testSchema()); err == nil || !strings.Contains(err.Error(), "y.ds") {
+		t.Errorf("Create in a missing directory: %v", err)
+	}
+}
+
+// TestSilentWithoutTerminal writes with the progress bar on while
+// standard error is a pipe: nothing may appear on it.
+func TestSilentWithoutTerminal(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = pw
+	writeFile(t, filepath.Join(t.TempDir(), "q.ds"), testSchema(), 30, testSample, WithProgress(true), WithTotal(30))
+	os.Stderr = saved
+	pw.Close()
+	var got bytes.Buffer
+	got.ReadFrom(pr)
+	if got.Len() != 0 {
+		t.Errorf("wrote %q to a non-terminal standard error", got.String())
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.ds")
+	if _, err := Open(missing); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+		t.Errorf("Open of a missing file: %v", err)
+	}
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Open of a directory: %v", err)
+	}
+}
+
+// FuzzWriteRead writes samples of sizes the fuzzer picks (around the page
+// size and its multiples) with 1 to 3 workers, then reads every one back
+// and compares it; Open checks the placement rules on the way.
+func FuzzWriteRead(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, uint8(1))
+	f.Add([]byte{255, 255, 1, 128, 200, 0, 7}, uint8(2))
+	f.Add([]byte{16, 16, 16, 16, 16, 16}, uint8(3))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, spec []byte, workers uint8) {
+		if len(spec) > 64 {
+			spec = spec[:64]
+		}
+		// Each byte b gives a size: b*b/4 + b (0 to 16,510 bytes, so
+		// samples below, at and above one and several 4 KiB pages).
+		size := func(i int) int { b := int(spec[i]); return b*b/4 + b }
+		gen := func(i int) Sample {
+			d := make([]byte, size(i))
+			for j := range d {
+				d[j] = byte(i*7 + j)
+			}
+			return Sample{"d": d, "n": i}
+		}
+		schema := Schema{Fields: []Field{Int("n"), Bytes("d")}}
+		path := filepath.Join(dir, "fw.ds")
+		writeFile(t, path, schema, len(spec), gen, WithWorkers(1+int(workers)%3), WithPageSize(MinPageSize))
+		r, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if r.Len() != len(spec) {
+			t.Fatalf("Len %d, want %d", r.Len(), len(spec))
+		}
+		for i := range spec {
+			s, err := r.Sample(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s["n"] != int64(i) || !bytes.Equal(s["d"].([]byte), gen(i)["d"].([]byte)) {
+				t.Fatalf("sample %d (%d bytes) differs", i, size(i))
+			}
+		}
+		if err := r.Verify(context.Background(), 1); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -153,7 +153,7 @@ func TestDatasetWriteErrors(t *testing.T) {
 		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "missing.csv"), "--out", out}, exitFail, "missing.csv:3: image nope.png: no such file"},
 		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "badlabel.csv"), "--out", out}, exitFail, `badlabel.csv:3: label "x" is not an integer`},
 		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "nohead.csv"), "--out", out}, exitFail, "nohead.csv:1: the header"},
-		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "broken.csv"), "--out", out}, exitFail, "sample 1: field \"image\""},
+		{[]string{"--from-images", dir, "--labels", filepath.Join(dir, "broken.csv"), "--out", out}, exitFail, "sample 1: field \"image\": bad sample: " + filepath.Join(dir, "broken.csv") + ":3: image " + filepath.Join(dir, "broken.png") + " does not decode"},
 		{[]string{"--from-images", dir, "--out", out}, exitUsage, "needs --labels"},
 		{[]string{"--labels", "x", "--out", out}, exitUsage, "exactly one of"},
 		{[]string{"--from-npy", "x.npy"}, exitUsage, "--out is required"},
@@ -266,4 +266,34 @@ func TestDatasetFromNPY(t *testing.T) {
 			t.Errorf("%s: exit %d, %s; want %q", c.x, code, stderr, c.want)
 		}
 	}
+}
+
+// FuzzReadNPY feeds damaged .npy files to the reader: errors are fine,
+// panics are not, and an accepted array's data matches its shape.
+func FuzzReadNPY(f *testing.F) {
+	xb := make([]byte, 4*6)
+	f.Add(npyFile("<f4", []int{3, 2}, xb))
+	f.Add(npyFile("|b1", []int{0}, nil))
+	f.Add(npyFile("<i8", []int{}, make([]byte, 8)))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(dir, "f.npy")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a, err := readNPY(path)
+		if err != nil {
+			return
+		}
+		n := a.dtype.Size()
+		for _, d := range a.shape {
+			n *= d
+		}
+		if n != len(a.data) {
+			t.Fatalf("shape %v of %s with %d data bytes", a.shape, a.dtype, len(a.data))
+		}
+		if len(a.shape) > 0 && a.shape[0] > 0 {
+			a.at(a.shape[0] - 1)
+		}
+	})
 }
