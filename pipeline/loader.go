@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"log/slog"
 	"runtime"
 	"slices"
 	"sync"
@@ -204,6 +205,10 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 // measure returns the largest stored size (Bytes, JSON) or image shape
 // of field f over the whole file.
 func measure(r *dataset.Reader, f int) ([]int, error) {
+	if r.Len() >= measureLogAt {
+		slog.Info("pipeline: reading a whole field to find its largest value (DecodeBytesMax or DecodeImageMax give it instead)",
+			"file", r.Path(), "field", r.Schema().Fields[f].Name, "samples", r.Len())
+	}
 	var m dataset.FieldMeta
 	var buf []byte
 	var out []int
@@ -227,6 +232,10 @@ func measure(r *dataset.Reader, f int) ([]int, error) {
 	}
 	return out, nil
 }
+
+// measureLogAt is the sample count from which measure logs what it does,
+// since it then takes a noticeable time.
+const measureLogAt = 100_000
 
 // Len returns the number of batches per epoch on this rank.
 func (l *Loader) Len() int { return l.nBatches }
