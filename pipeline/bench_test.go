@@ -192,3 +192,25 @@ func BenchmarkLoaderPread(b *testing.B) {
 		})
 	}
 }
+
+// TestMemoryFlatMapped: with the default memory map and Random order, the
+// resident set grows by the file's pages during the first epoch (the page
+// cache, mapped) and then stays flat for 20 epochs: the loader itself
+// keeps nothing per epoch.
+func TestMemoryFlatMapped(t *testing.T) {
+	path := writeRawFile(t, t.TempDir(), 1344, 12288, 256<<10) // 16 MiB of samples
+	runtime.GC()
+	debug.FreeOSMemory()
+	before := rss(t)
+	l, err := NewLoader(path, Config{BatchSize: 32, Workers: 2, Order: Random, Fields: map[string][]Op{"x": nil, "label": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	r := epochRSS(t, l, 20)
+	t.Logf("RSS growth after epoch 1: %.1f MiB, epoch 2: %.1f MiB, epoch 20: %.1f MiB",
+		float64(r[0]-before)/(1<<20), float64(r[1]-before)/(1<<20), float64(r[19]-before)/(1<<20))
+	if r[19]-r[1] > 1<<20 {
+		t.Errorf("RSS grew by %.1f MiB from epoch 2 to epoch 20", float64(r[19]-r[1])/(1<<20))
+	}
+}
