@@ -98,6 +98,8 @@ type demoResult struct {
 	SumRelDiff     float64 `json:"sum_relative_difference"`
 	GoMismatches   int     `json:"go_loop_y_mismatches"` // informational
 	Agree          bool    `json:"agree"`
+
+	Pipeline *pipelineDemo `json:"pipeline"` // the dataset and loader part
 }
 
 // callStats are the counters that show whether a call traced or compiled.
@@ -187,6 +189,9 @@ func demo(o *demoOpts, stdout, stderr io.Writer) int {
 	r.SumCompiled, r.SumInterpreted, r.SumGoLoop = sum.Float32()[0], sumi.Float32()[0], sumg
 	r.SumRelDiff = relDiff(r.SumCompiled, r.SumInterpreted)
 	r.Agree = r.Mismatches == 0 && r.SumRelDiff <= sumTolerance
+	if r.Pipeline, err = demoPipeline(demoPipelineSamples); err != nil {
+		return fail(stderr, "demo", err)
+	}
 
 	if o.json {
 		enc := json.NewEncoder(stdout)
@@ -196,6 +201,11 @@ func demo(o *demoOpts, stdout, stderr io.Writer) int {
 		}
 	} else {
 		printDemo(stdout, o, r, l, y.Float32(), yi.Float32())
+		printPipelineDemo(stdout, r.Pipeline)
+	}
+	if !r.Pipeline.ok() {
+		fmt.Fprintln(stderr, "gojit demo: the loaded dataset differs from what was written")
+		return exitFail
 	}
 	if !r.Agree {
 		fmt.Fprintln(stderr, "gojit demo: compiled and interpreted results disagree")
