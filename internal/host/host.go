@@ -1,8 +1,11 @@
 // Package host describes the machine gojit runs on, as code generation
-// and the runtime need it: the sizes of its data caches. It reads them
-// from Linux's sysfs (pure Go, so it works without cgo); on other systems,
-// or when sysfs is unreadable, the sizes are zero and callers use their
-// defaults.
+// and the runtime need it: the sizes of its data caches, and the
+// processor's identity and features. It reads the sizes from Linux's sysfs
+// (pure Go, so it works without cgo); on other systems, or when sysfs is
+// unreadable, the sizes are zero and callers use their defaults. The
+// identity comes from the CPUID instruction (Go assembly, amd64 only), so
+// the runtime can name the host in a kernel's signature without loading
+// LLVM.
 package host
 
 import (
