@@ -4,11 +4,11 @@ package llvm
 
 /*
 #cgo CFLAGS: -I/usr/lib/llvm-19/include -D_GNU_SOURCE -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS
-#cgo LDFLAGS: -L/usr/lib/llvm-19/lib -lLLVM-19 -Wl,-rpath,/usr/lib/llvm-19/lib -lm
+#cgo LDFLAGS: -ldl -lm
 
 #include <stdlib.h>
-#include <llvm-c/Core.h>
 #include "shim.h"
+#include "llvm_table.h"
 
 // The trampoline lives in the preamble so cgo's generated wrapper calls it
 // directly. Its arguments are integers, not pointers: for a pointer argument
@@ -63,36 +63,103 @@ static void gojit_call_range(uintptr_t fn, uintptr_t args, int64_t group, int64_
 	((void (*)(void **, int64_t, int64_t, int64_t, int64_t))fn)((void **)args, group, start, end, size);
 }
 
-static void gojit_version(unsigned *maj, unsigned *min, unsigned *patch) {
-	LLVMGetVersion(maj, min, patch);
-}
+static int gojit_version_major(void) { return LLVM_VERSION_MAJOR; }
+static int gojit_version_minor(void) { return LLVM_VERSION_MINOR; }
+static int gojit_version_patch(void) { return LLVM_VERSION_PATCH; }
 */
 import "C"
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
-// Available reports whether this build has LLVM compiled in. It is true in
-// cgo builds without the nollvm tag.
-func Available() bool { return true }
+// lib is the state of the run-time load of libLLVM (dl.c).
+var lib struct {
+	once  sync.Once
+	tried atomic.Bool // once has run
+	err   error
+}
 
-// Version returns the version of the LLVM library the process is linked
-// against, e.g. "19.1.7".
+// libError is the failure to load libLLVM: errors.Is(err, ErrUnavailable)
+// holds, so callers that fall back without LLVM do so here too.
+type libError struct{ msg string }
+
+func (e *libError) Error() string        { return e.msg }
+func (e *libError) Is(target error) bool { return target == ErrUnavailable }
+
+// open loads libLLVM and resolves its entry points on first use; every
+// function that calls into LLVM calls it first.
+func open() error {
+	lib.once.Do(func() {
+		if msg := C.gojit_llvm_open(); msg != nil {
+			lib.err = &libError{C.GoString(msg)}
+		}
+		lib.tried.Store(true)
+	})
+	return lib.err
+}
+
+// libraryPaths are the absolute paths dl.c tries first, in its order.
+var libraryPaths = []string{
+	fmt.Sprintf("/usr/lib/llvm-%d/lib/libLLVM.so.%d.%d", C.gojit_version_major(), C.gojit_version_major(), C.gojit_version_minor()),
+	fmt.Sprintf("/usr/lib/llvm-%d/lib/libLLVM-%d.so", C.gojit_version_major(), C.gojit_version_major()),
+}
+
+// Available reports whether LLVM can be used: this build has it (cgo, no
+// nollvm tag) and libLLVM is loaded or can be found. It does not load the
+// library when one of the usual paths holds it (a file check); only when
+// none does is the library loaded to let the dynamic loader search for
+// it, and a failure then makes Available false for the rest of the
+// process. A library that is found but fails to load surfaces as an
+// error (matching ErrUnavailable) from Compile or Load.
+func Available() bool {
+	if lib.tried.Load() {
+		return lib.err == nil
+	}
+	for _, p := range libraryPaths {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return open() == nil
+}
+
+// Loaded reports whether libLLVM has been loaded into this process, which
+// happens on the first Compile, OptimizedIR, Assembly, HostCPU or
+// LibraryVersion, and on the first Load or Init that uses ORC.
+func Loaded() bool { return lib.tried.Load() && lib.err == nil }
+
+// Version returns the version of LLVM this package was built for, e.g.
+// "19.1.7" (from its headers), without loading the library. The library
+// loaded at run time must have the same major and minor version.
 func Version() string {
+	return fmt.Sprintf("%d.%d.%d", C.gojit_version_major(), C.gojit_version_minor(), C.gojit_version_patch())
+}
+
+// LibraryVersion loads libLLVM if needed and returns its version and the
+// file it was loaded from.
+func LibraryVersion() (version, path string, err error) {
+	if err := open(); err != nil {
+		return "", "", err
+	}
 	var maj, min, patch C.unsigned
 	C.gojit_version(&maj, &min, &patch)
-	return fmt.Sprintf("%d.%d.%d", maj, min, patch)
+	return fmt.Sprintf("%d.%d.%d", maj, min, patch), C.GoString(C.gojit_llvm_path()), nil
 }
 
 // HostCPU returns the host CPU name and LLVM feature string (as reported by
 // LLVMGetHostCPUName and LLVMGetHostCPUFeatures) that every compilation
-// targets.
+// targets. It loads libLLVM; when that fails it returns empty strings.
 func HostCPU() (name, features string) {
+	if open() != nil {
+		return "", ""
+	}
 	return C.GoString(C.gojit_host_cpu_name()), C.GoString(C.gojit_host_cpu_features())
 }
 
@@ -125,6 +192,9 @@ func Assembly(name, ir string, opt Options) (string, error) {
 
 func compile(name, ir string, opt Options, kind C.int) ([]byte, error) {
 	if err := opt.validate(); err != nil {
+		return nil, fmt.Errorf("llvm: compile %q: %w", name, err)
+	}
+	if err := open(); err != nil {
 		return nil, fmt.Errorf("llvm: compile %q: %w", name, err)
 	}
 	cname := C.CString(name)
@@ -162,6 +232,10 @@ func Init() error {
 
 func getJIT() (C.LLVMOrcLLJITRef, error) {
 	jit.once.Do(func() {
+		if err := open(); err != nil {
+			jit.err = err
+			return
+		}
 		var cerr *C.char
 		jit.ref = C.gojit_jit_create(&cerr)
 		if jit.ref == nil {
