@@ -6,6 +6,7 @@ package llvm
 #cgo CFLAGS: -I/usr/lib/llvm-19/include -D_GNU_SOURCE -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS
 #cgo LDFLAGS: -ldl -lm
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include "shim.h"
 #include "llvm_table.h"
@@ -63,6 +64,13 @@ static void gojit_call_range(uintptr_t fn, uintptr_t args, int64_t group, int64_
 	((void (*)(void **, int64_t, int64_t, int64_t, int64_t))fn)((void **)args, group, start, end, size);
 }
 
+// gojit_dlsym resolves a kernel's external symbol among those the process
+// exports (the executable, libc, libm; not libLLVM, which is RTLD_LOCAL),
+// as ORC's process symbol generator does.
+static uintptr_t gojit_dlsym(const char *name) {
+	return (uintptr_t)dlsym(RTLD_DEFAULT, name);
+}
+
 static int gojit_version_major(void) { return LLVM_VERSION_MAJOR; }
 static int gojit_version_minor(void) { return LLVM_VERSION_MINOR; }
 static int gojit_version_patch(void) { return LLVM_VERSION_PATCH; }
@@ -70,6 +78,7 @@ static int gojit_version_patch(void) { return LLVM_VERSION_PATCH; }
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -77,6 +86,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/gojit/gojit/internal/llvm/objload"
 )
 
 // lib is the state of the run-time load of libLLVM (dl.c).
@@ -246,28 +257,74 @@ func getJIT() (C.LLVMOrcLLJITRef, error) {
 	return jit.ref, jit.err
 }
 
-// Kernel is native code loaded into the process-wide JIT under its own
-// ORC ResourceTracker, so it can be freed independently of other kernels.
+// Kernel is native code loaded into the process, either by objload (an
+// image of its own) or into the process-wide JIT under its own ORC
+// ResourceTracker; either way it can be freed independently of other
+// kernels.
 type Kernel struct {
 	addr   uintptr
 	symbol string
-	// mu guards rt so that a second Free, even a concurrent one, sees nil.
-	// Call never takes it.
-	mu sync.Mutex
-	rt C.LLVMOrcResourceTrackerRef
+	// mu guards rt and img so that a second Free, even a concurrent one,
+	// sees nil. Call never takes it.
+	mu  sync.Mutex
+	rt  C.LLVMOrcResourceTrackerRef
+	img *objload.Image
 }
 
-// Load links obj (from Compile) into the process-wide JIT and resolves
-// symbol in it. External references such as expf resolve against the
-// symbols of the running process. All external symbols of live kernels
-// share one namespace: loading an object that defines a name another live
-// kernel already defines fails with a duplicate-definition error, and the
-// name becomes available again once that kernel is freed. Load is safe for
-// concurrent use.
+// Load links obj (from Compile) into the process with the default loader
+// (LoaderAuto, or as GOJIT_LOADER says; see LoaderEnv) and resolves symbol
+// in it. External references such as expf resolve against the symbols of
+// the running process. Load is safe for concurrent use.
 func Load(obj []byte, symbol string) (*Kernel, error) {
+	how, err := defaultLoader()
+	if err != nil {
+		return nil, err
+	}
+	return LoadWith(obj, symbol, how)
+}
+
+// LoadWith is Load with the loader chosen by the caller.
+//
+// Objects linked by objload (LoaderNative, and LoaderAuto for every
+// object it supports) each live in their own image, need no LLVM, and may
+// define the same names as other live kernels. Objects linked by ORC
+// share the JIT's one namespace: loading an object that defines a name
+// another live ORC kernel already defines fails with a
+// duplicate-definition error, and the name becomes available again once
+// that kernel is freed.
+func LoadWith(obj []byte, symbol string, how Loader) (*Kernel, error) {
 	if len(obj) == 0 {
 		return nil, fmt.Errorf("llvm: load %q: empty object", symbol)
 	}
+	switch how {
+	case LoaderAuto, LoaderNative:
+		img, err := objload.Load(obj, resolveProcess)
+		if err == nil {
+			addr, ok := img.Symbol(symbol)
+			if !ok {
+				img.Free()
+				return nil, fmt.Errorf("llvm: load %q: the object does not define it", symbol)
+			}
+			return &Kernel{addr: addr, symbol: symbol, img: img}, nil
+		}
+		if how == LoaderNative || !errors.Is(err, objload.ErrUnsupported) {
+			return nil, fmt.Errorf("llvm: load %q: %w", symbol, err)
+		}
+	case LoaderORC:
+	default:
+		return nil, fmt.Errorf("llvm: load %q: unknown %v", symbol, how)
+	}
+	return loadORC(obj, symbol)
+}
+
+// resolveProcess is objload's resolver: the symbols the process exports.
+func resolveProcess(name string) uintptr {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	return uintptr(C.gojit_dlsym(cname))
+}
+
+func loadORC(obj []byte, symbol string) (*Kernel, error) {
 	j, err := getJIT()
 	if err != nil {
 		return nil, fmt.Errorf("llvm: load %q: %w", symbol, err)
@@ -350,6 +407,15 @@ func (k *Kernel) CallDirect(ptrs *[MaxDirect]unsafe.Pointer, n int) {
 // Lookup resolves another symbol defined by the kernel's object (for
 // example a second entry point). The address is valid until Free.
 func (k *Kernel) Lookup(symbol string) (uintptr, error) {
+	k.mu.Lock()
+	img := k.img
+	k.mu.Unlock()
+	if img != nil {
+		if a, ok := img.Symbol(symbol); ok {
+			return a, nil
+		}
+		return 0, fmt.Errorf("llvm: lookup %q: not defined by kernel %s", symbol, k.symbol)
+	}
 	j, err := getJIT()
 	if err != nil {
 		return 0, err
@@ -397,10 +463,16 @@ func CallRangeDirect(addr uintptr, ptrs *[MaxDirect]unsafe.Pointer, group, start
 // tracker. Freeing an already freed kernel does nothing and returns nil.
 func (k *Kernel) Free() error {
 	k.mu.Lock()
-	rt := k.rt
-	k.rt = nil
+	rt, img := k.rt, k.img
+	k.rt, k.img = nil, nil
 	k.addr = 0
 	k.mu.Unlock()
+	if img != nil {
+		if err := img.Free(); err != nil {
+			return fmt.Errorf("llvm: free %q: %w", k.symbol, err)
+		}
+		return nil
+	}
 	if rt == nil {
 		return nil
 	}
