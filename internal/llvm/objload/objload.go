@@ -89,11 +89,11 @@ type plan struct {
 
 // external is one undefined symbol the object references.
 type external struct {
-	name        string
-	addr        uintptr
-	stub, got   int64 // image offsets, or -1 when not needed
-	needsStub   bool
-	needsGOT    bool
+	name      string
+	addr      uintptr
+	stub, got int64 // image offsets, or -1 when not needed
+	needsStub bool
+	needsGOT  bool
 }
 
 func unsupported(format string, args ...any) error {
