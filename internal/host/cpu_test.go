@@ -103,3 +103,26 @@ func TestCPUHasUnknown(t *testing.T) {
 		t.Errorf("zero CPU: known %t, %q, %v", zero.Known(), zero, zero.Features())
 	}
 }
+
+// CPUID's cache leaves must give what Linux's sysfs (an independent
+// decoding of them, by the kernel) shows for CPU 0.
+func TestCPUIDCachesMatchSysfs(t *testing.T) {
+	got, ok := cpuidCaches()
+	if runtime.GOARCH != "amd64" {
+		if ok {
+			t.Fatal("cpuidCaches reported sizes off amd64")
+		}
+		return
+	}
+	want := readCaches("/sys/devices/system/cpu/cpu0/cache")
+	if (want == Caches{}) {
+		t.Skip("no sysfs cache information to compare with")
+	}
+	if !ok || got != want {
+		t.Fatalf("CPUID caches %+v (ok %t), sysfs %+v", got, ok, want)
+	}
+	if CacheSizes() != want {
+		t.Fatalf("CacheSizes = %+v, want %+v", CacheSizes(), want)
+	}
+	t.Logf("%+v", got)
+}
