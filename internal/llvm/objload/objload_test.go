@@ -33,7 +33,16 @@ const fakeAddr = 0x7f00_1234_5678
 
 func fake(string) uintptr { return fakeAddr }
 
-func mem(addr uintptr, n int) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(addr)), n) }
+// view returns the n bytes of im at addr, failing the test when they are
+// not all inside the image.
+func view(t *testing.T, im *Image, addr uintptr, n int) []byte {
+	t.Helper()
+	base := uintptr(unsafe.Pointer(&im.mem[0]))
+	if addr < base || addr+uintptr(n) > base+uintptr(len(im.mem)) {
+		t.Fatalf("[%#x, +%d) outside the image [%#x, +%d)", addr, n, base, len(im.mem))
+	}
+	return im.mem[addr-base : addr-base+uintptr(n)]
+}
 
 // mapping returns the permissions of the mapping that holds addr in
 // /proc/self/maps ("r-xp"), or "" when none does.
@@ -126,7 +135,7 @@ func TestLoadTestdata(t *testing.T) {
 					for i := range 4 {
 						touched[sec][off+uint64(i)] = true
 					}
-					field := int32(binary.LittleEndian.Uint32(mem(P, 4)))
+					field := int32(binary.LittleEndian.Uint32(view(t, im, P, 4)))
 					S := uintptr(int64(P) + int64(field) - addend)
 					key := sym.Name
 					if elf.ST_TYPE(sym.Info) == elf.STT_SECTION {
@@ -144,7 +153,7 @@ func TestLoadTestdata(t *testing.T) {
 					targets[key] = S
 					switch {
 					case sym.Section == elf.SHN_UNDEF:
-						stub := mem(S, 16)
+						stub := view(t, im, S, 16)
 						if !bytes.Equal(stub[:6], []byte{0xff, 0x25, 0, 0, 0, 0}) || binary.LittleEndian.Uint64(stub[6:]) != fakeAddr {
 							t.Fatalf("%s: stub % x", sym.Name, stub[:14])
 						}
@@ -172,7 +181,7 @@ func TestLoadTestdata(t *testing.T) {
 			for sec, b := range base {
 				s := f.Sections[sec]
 				data, _ := s.Data()
-				got := mem(b, len(data))
+				got := view(t, im, b, len(data))
 				for i := range data {
 					if !touched[sec][uint64(i)] && got[i] != data[i] {
 						t.Fatalf("%s+%#x = %#x, file has %#x", s.Name, i, got[i], data[i])
