@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -233,3 +236,44 @@ func le64(b []byte) uint64 {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// Available must not load libLLVM when the library is where Debian puts
+// it; the first Compile must. Loading is per process, so this runs in a
+// fresh one.
+func TestAvailableDoesNotLoad(t *testing.T) {
+	if os.Getenv("GOJIT_TEST_AVAILABLE") == "1" {
+		if !Available() {
+			t.Fatal("Available() = false")
+		}
+		fmt.Printf("after Available: loaded=%t\n", Loaded())
+		if _, err := Compile("k", addIR("gojit_test_avail"), Options{OptLevel: 1}); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("after Compile: loaded=%t\n", Loaded())
+		return
+	}
+	found := false
+	for _, p := range libraryPaths {
+		_, err := os.Stat(p)
+		found = found || err == nil
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAvailableDoesNotLoad$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "GOJIT_TEST_AVAILABLE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// Off Debian's layout Available loads the library to search for it.
+	want := fmt.Sprintf("after Available: loaded=%t\nafter Compile: loaded=true\n", !found)
+	if !strings.Contains(string(out), want) {
+		t.Fatalf("want %q in\n%s", want, out)
+	}
+	// The library's major.minor must be the headers' (dl.c refuses any
+	// other); the patch level may differ.
+	v, path, err := LibraryVersion()
+	majorMinor := func(v string) string { p := strings.SplitN(v, ".", 3); return strings.Join(p[:min(2, len(p))], ".") }
+	if err != nil || majorMinor(v) != majorMinor(Version()) || path == "" {
+		t.Errorf("LibraryVersion() = %q, %q, %v; headers say %s", v, path, err, Version())
+	}
+	t.Logf("LLVM %s from %s", v, path)
+}
