@@ -123,14 +123,14 @@ func hostHas(want ...string) bool {
 // LLVM's host CPU name and features are derived from (vendor, family,
 // model and the usable feature bits; see host.CPU), read with CPUID
 // without loading LLVM. On architectures the host package does not read,
-// it is LLVM's name and feature string.
-func hostIdentity() string {
+// it is LLVM's name and feature string. It is computed once per process.
+var hostIdentity = sync.OnceValue(func() string {
 	if cpu := host.HostCPU(); cpu.Known() {
 		return cpu.String()
 	}
 	name, features := llvm.HostCPU()
 	return name + "\x00" + features
-}
+})
 
 // Executable runs one graph: compiled native code, or the interpreter.
 // It is immutable once built and safe for concurrent use.
