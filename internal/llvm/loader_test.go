@@ -277,3 +277,30 @@ func TestAvailableDoesNotLoad(t *testing.T) {
 	}
 	t.Logf("LLVM %s from %s", v, path)
 }
+
+// BenchmarkLoadFree links and frees one kernel object through each loader
+// (the JIT already exists for ORC; creating it is a further one-time cost,
+// see Init).
+func BenchmarkLoadFree(b *testing.B) {
+	const sym = "gojit_bench_loadfree"
+	c, err := Compile(sym, fmt.Sprintf(switchKernel, sym), Options{OptLevel: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := Init(); err != nil {
+		b.Fatal(err)
+	}
+	for _, how := range []Loader{LoaderORC, LoaderNative} {
+		b.Run(how.String(), func(b *testing.B) {
+			for b.Loop() {
+				k, err := LoadWith(c.Object, sym, how)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := k.Free(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
