@@ -417,7 +417,10 @@ func (p *plan) exports(base uint64) (map[string]uintptr, error) {
 		if bind != elf.STB_GLOBAL && bind != elf.STB_WEAK || s.Name == "" || s.Section == elf.SHN_UNDEF {
 			continue
 		}
-		if s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(p.sections) || !p.placed[s.Section] || s.Value > p.sections[s.Section].Size {
+		if s.Section >= elf.SHN_LORESERVE {
+			return nil, unsupported("global symbol %q in special section %v", s.Name, s.Section)
+		}
+		if int(s.Section) >= len(p.sections) || !p.placed[s.Section] || s.Value > p.sections[s.Section].Size {
 			return nil, malformed("global symbol %q in section %d outside the image", s.Name, s.Section)
 		}
 		if _, dup := syms[s.Name]; dup {
