@@ -28,6 +28,16 @@ static const char *const candidates[] = {
     "libLLVM-" GOJIT_MAJOR ".so",
 };
 
+// Where do_open looks; tests replace the list (gojit_llvm_set_candidates)
+// to exercise a missing library.
+static const char *const *cand = candidates;
+static int ncand = sizeof candidates / sizeof candidates[0];
+
+void gojit_llvm_set_candidates(const char *const *paths, int n) {
+	cand = paths;
+	ncand = n;
+}
+
 static pthread_once_t open_once = PTHREAD_ONCE_INIT;
 static const char *open_err;
 static const char *open_path;
@@ -54,25 +64,24 @@ static void *sym(void *h, const char *name, const char *path) {
 }
 
 static void do_open(void) {
-	enum { n = sizeof candidates / sizeof candidates[0] };
 	char tried[2048];
 	size_t used = 0;
 	void *h = NULL;
 	const char *path = NULL;
 	tried[0] = 0;
-	for (int i = 0; i < n && !h; i++) {
+	for (int i = 0; i < ncand && !h; i++) {
 		// RTLD_NOW: a library whose own dependencies are missing fails
 		// here, not in the middle of a compile. RTLD_LOCAL: LLVM's
 		// symbols stay out of the global namespace, so kernels'
 		// external references (expf, memset) cannot bind to them.
-		h = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+		h = dlopen(cand[i], RTLD_NOW | RTLD_LOCAL);
 		if (h) {
-			path = candidates[i];
+			path = cand[i];
 			break;
 		}
 		const char *e = dlerror();
 		int k = snprintf(tried + used, sizeof tried - used, "%s%s",
-				 used ? "; " : "", e ? e : candidates[i]);
+				 used ? "; " : "", e ? e : cand[i]);
 		if (k > 0 && (size_t)k < sizeof tried - used)
 			used += k;
 	}

@@ -122,6 +122,18 @@ var libraryPaths = []string{
 	fmt.Sprintf("/usr/lib/llvm-%d/lib/libLLVM-%d.so", C.gojit_version_major(), C.gojit_version_major()),
 }
 
+// useLibraryPaths replaces the files the library is looked for in, for
+// both Available's check and the load; it must run before anything
+// loads the library. Tests use it to exercise a missing library.
+func useLibraryPaths(paths []string) {
+	arr := (*[1 << 20]*C.char)(C.malloc(C.size_t(len(paths)) * C.size_t(unsafe.Sizeof((*C.char)(nil)))))
+	for i, p := range paths {
+		arr[i] = C.CString(p) // kept for the process's lifetime
+	}
+	C.gojit_llvm_set_candidates(&arr[0], C.int(len(paths)))
+	libraryPaths = paths
+}
+
 // Available reports whether LLVM can be used: this build has it (cgo, no
 // nollvm tag) and libLLVM is loaded or can be found. It does not load the
 // library when one of the usual paths holds it (a file check); only when

@@ -107,6 +107,10 @@ extern gojit_llvm_table gojit_llvm;
 // success, or a message (never freed) naming what was tried.
 const char *gojit_llvm_open(void);
 
+// gojit_llvm_set_candidates replaces the file names gojit_llvm_open tries
+// (paths must outlive the process); call it before gojit_llvm_open.
+void gojit_llvm_set_candidates(const char *const *paths, int n);
+
 // gojit_llvm_path is the file the library was loaded from, or NULL.
 const char *gojit_llvm_path(void);
 

@@ -5,6 +5,7 @@ package llvm
 import (
 	"bytes"
 	"debug/elf"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -302,5 +303,52 @@ func BenchmarkLoadFree(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Without the library, Available is false, compiling fails with an error
+// that matches ErrUnavailable and names every file tried, ORC is
+// unavailable, and a cached object still links with objload. Runs in a
+// fresh process, whose library paths point nowhere.
+func TestMissingLibrary(t *testing.T) {
+	missing := []string{"/nonexistent/gojit/libLLVM.so.19.1", "libgojit-no-such-llvm.so"}
+	if os.Getenv("GOJIT_TEST_NOLIB") == "1" {
+		useLibraryPaths(missing)
+		if Available() {
+			t.Fatal("Available() = true without a library")
+		}
+		_, err := Compile("k", addIR("gojit_test_nolib"), Options{OptLevel: 1})
+		t.Log(err)
+		if !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("Compile: %v, want ErrUnavailable", err)
+		}
+		for _, p := range missing {
+			if !strings.Contains(err.Error(), p) {
+				t.Errorf("error does not name %s: %v", p, err)
+			}
+		}
+		obj, err := os.ReadFile("objload/testdata/memset.o")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadWith(obj, "gojit_1a1224e061f431bd", LoaderORC); !errors.Is(err, ErrUnavailable) {
+			t.Errorf("ORC load without LLVM: %v", err)
+		}
+		k, err := Load(obj, "gojit_1a1224e061f431bd")
+		if err != nil {
+			t.Fatalf("objload without LLVM: %v", err)
+		}
+		k.Free()
+		if Loaded() {
+			t.Error("Loaded() = true")
+		}
+		fmt.Println("nolib: ok")
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMissingLibrary$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "GOJIT_TEST_NOLIB=1", LoaderEnv+"=auto")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "nolib: ok") {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }
