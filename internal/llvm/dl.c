@@ -51,14 +51,14 @@ static void fail(const char *fmt, ...) {
 	if (vasprintf(&s, fmt, ap) < 0)
 		s = NULL;
 	va_end(ap);
-	open_err = s ? s : "llvm: cannot load libLLVM (out of memory)";
+	open_err = s ? s : "cannot load libLLVM (out of memory)";
 }
 
 static void *sym(void *h, const char *name, const char *path) {
 	dlerror();
 	void *p = dlsym(h, name);
 	if (!p)
-		fail("llvm: %s (LLVM %d.%d) has no symbol %s", path,
+		fail("%s (LLVM %d.%d) has no symbol %s", path,
 		     LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR, name);
 	return p;
 }
@@ -86,7 +86,7 @@ static void do_open(void) {
 			used += k;
 	}
 	if (!h) {
-		fail("llvm: cannot load libLLVM %s.%s (install llvm-%s, or put "
+		fail("cannot load libLLVM %s.%s (install llvm-%s, or put "
 		     "its libLLVM on LD_LIBRARY_PATH); tried: %s",
 		     GOJIT_MAJOR, GOJIT_MINOR, GOJIT_MAJOR, tried);
 		return;
@@ -111,7 +111,7 @@ static void do_open(void) {
 	unsigned maj = 0, min = 0, patch = 0;
 	t.LLVMGetVersion(&maj, &min, &patch);
 	if (maj != LLVM_VERSION_MAJOR || min != LLVM_VERSION_MINOR) {
-		fail("llvm: %s is LLVM %u.%u.%u, but gojit was built with the "
+		fail("%s is LLVM %u.%u.%u, but gojit was built with the "
 		     "headers of %s", path, maj, min, patch, LLVM_VERSION_STRING);
 		dlclose(h);
 		return;

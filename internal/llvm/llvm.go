@@ -169,7 +169,7 @@ func Version() string {
 // file it was loaded from.
 func LibraryVersion() (version, path string, err error) {
 	if err := open(); err != nil {
-		return "", "", err
+		return "", "", fmt.Errorf("llvm: %w", err)
 	}
 	var maj, min, patch C.unsigned
 	C.gojit_version(&maj, &min, &patch)
@@ -249,8 +249,10 @@ var jit struct {
 // on first use; calling Init first moves that one-time cost (a few hundred
 // microseconds) out of the first load, for example to measure loads alone.
 func Init() error {
-	_, err := getJIT()
-	return err
+	if _, err := getJIT(); err != nil {
+		return fmt.Errorf("llvm: %w", err)
+	}
+	return nil
 }
 
 func getJIT() (C.LLVMOrcLLJITRef, error) {
@@ -262,7 +264,7 @@ func getJIT() (C.LLVMOrcLLJITRef, error) {
 		var cerr *C.char
 		jit.ref = C.gojit_jit_create(&cerr)
 		if jit.ref == nil {
-			jit.err = fmt.Errorf("llvm: %s", C.GoString(cerr))
+			jit.err = errors.New(C.GoString(cerr))
 			C.free(unsafe.Pointer(cerr))
 		}
 	})
