@@ -6,8 +6,9 @@
 //
 // It exists so that a program whose kernels all come from the disk cache
 // needs neither libLLVM (20 ms of dynamic linking at start) nor an ORC
-// JIT (about 1 ms to create); internal/llvm uses it by default and falls
-// back to ORC for any object it rejects. It handles exactly what LLVM's
+// JIT (about 1 ms to create); internal/llvm uses it by default and hands
+// ORC the objects it reports as unsupported (a malformed object is an
+// error either way). It handles exactly what LLVM's
 // x86-64 backend emits for kernels (position-independent code, small code
 // model, no thread-local storage, no constructors) and rejects everything
 // else with ErrUnsupported, leaving ORC to handle or refuse it.
