@@ -27,6 +27,11 @@ const (
 	// EnvDisableJIT set to 1 or true runs every Func in the interpreter,
 	// like JAX_DISABLE_JIT.
 	EnvDisableJIT = "GOJIT_DISABLE_JIT"
+	// EnvStreamBytes overrides the host-derived threshold (half the L3
+	// cache) from which a large elementwise loop writes its output with
+	// non-temporal stores: a size in bytes, such as 2097152. Kernels
+	// compiled with another threshold have another signature.
+	EnvStreamBytes = runtime.EnvStreamBytes
 )
 
 // CacheConfig configures the process-wide compile cache. Zero fields take

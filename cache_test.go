@@ -15,7 +15,8 @@ import (
 	"github.com/gojit/gojit"
 )
 
-// TestMain keeps the tests' disk cache out of the user's cache directory.
+// TestMain keeps the tests' disk cache out of the user's cache directory
+// and fixes the streaming-store threshold.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "gojit-test-cache-")
 	if err != nil {
@@ -24,6 +25,11 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv(gojit.EnvCacheDir) == "" {
 		os.Setenv(gojit.EnvCacheDir, dir)
+	}
+	// The streaming-store tests (diff_stream_test.go) use sizes around
+	// 2 MiB, below the host-derived threshold of most machines.
+	if os.Getenv(gojit.EnvStreamBytes) == "" {
+		os.Setenv(gojit.EnvStreamBytes, "2097152")
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

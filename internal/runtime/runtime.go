@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -66,9 +68,32 @@ type Options struct {
 func (opt Options) target() codegen.Target {
 	return codegen.Target{
 		AVX512:      !opt.Portable && hostHas("avx512f", "avx512vl"),
-		StreamBytes: cmp.Or(opt.streamBytes, streamBytes(host.CacheSizes())),
+		StreamBytes: cmp.Or(opt.streamBytes, StreamThreshold()),
 	}
 }
+
+// StreamThreshold returns the streaming-store threshold of this host's
+// kernels (codegen.Target.StreamBytes): a flat elementwise group moving at
+// least this many bytes writes its output with non-temporal stores.
+// GOJIT_STREAM_BYTES (EnvStreamBytes), a positive number of bytes,
+// overrides it.
+func StreamThreshold() int64 {
+	if v := os.Getenv(EnvStreamBytes); v != "" {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+			return n
+		}
+		streamEnvOnce.Do(func() {
+			kernels.logger().Warn("gojit: ignoring "+EnvStreamBytes+": want a positive number of bytes", "value", v)
+		})
+	}
+	return streamBytes(host.CacheSizes())
+}
+
+// EnvStreamBytes names the environment variable that overrides
+// StreamThreshold.
+const EnvStreamBytes = "GOJIT_STREAM_BYTES"
+
+var streamEnvOnce sync.Once
 
 // streamBytes is the streaming-store threshold for a host with caches c:
 // half its last-level cache, the part a call's buffers can expect to keep

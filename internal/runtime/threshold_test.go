@@ -141,3 +141,30 @@ func BenchmarkStreamThreshold(b *testing.B) {
 		}
 	}
 }
+
+func TestStreamThreshold(t *testing.T) {
+	for _, c := range []struct {
+		caches host.Caches
+		want   int64
+	}{
+		{host.Caches{L2: 2 << 20, L3: 32 << 20}, 16 << 20},
+		{host.Caches{L2: 2 << 20}, 4 << 20},
+		{host.Caches{L3: 1 << 20}, 2 << 20}, // never below codegen's default
+		{host.Caches{}, 2 << 20},
+	} {
+		if got := streamBytes(c.caches); got != c.want {
+			t.Errorf("streamBytes(%+v) = %d, want %d", c.caches, got, c.want)
+		}
+	}
+	t.Setenv(EnvStreamBytes, "12345")
+	if got := StreamThreshold(); got != 12345 {
+		t.Errorf("StreamThreshold with %s=12345 = %d", EnvStreamBytes, got)
+	}
+	t.Setenv(EnvStreamBytes, "-3")
+	if got, want := StreamThreshold(), streamBytes(host.CacheSizes()); got != want {
+		t.Errorf("StreamThreshold with a negative %s = %d, want the host's %d", EnvStreamBytes, got, want)
+	}
+	if got := (Options{}).target().StreamBytes; got != streamBytes(host.CacheSizes()) {
+		t.Errorf("target's StreamBytes = %d, want the host's threshold", got)
+	}
+}
