@@ -35,6 +35,10 @@ type benchOpts struct {
 	rounds    int
 	json      bool
 	peers     peerOpts
+	// startup selects the process-start figures (startupbench.go),
+	// measured over startupRuns fresh processes each.
+	startup     bool
+	startupRuns int
 }
 
 func benchFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
@@ -49,7 +53,12 @@ func benchFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 	fs.StringVar(&o.peers.python, "python", bench.DefaultPython, "with -peers: the Python `interpreter` that has NumPy and Numba")
 	fs.DurationVar(&o.peers.timeout, "timeout", 20*time.Minute, "with -peers: give up after `d`")
 	fs.BoolVar(&o.peers.small, "small", false, "with -peers (implied): tiny sizes, to check the setup in seconds (the figures mean nothing)")
+	fs.BoolVar(&o.startup, "startup", false, "measure process start with fresh processes instead: exec → main, Compile + first Call from the disk cache, a whole 12-op program vs plain Go (run inside the gojit repository; builds two programs)")
+	fs.IntVar(&o.startupRuns, "runs", 15, "with -startup: fresh processes per figure")
 	return func() int {
+		if o.startup {
+			return runStartup(o, stdout, stderr)
+		}
 		peers := o.peers.on || o.peers.small || o.peers.plot != "" || o.peers.doc != ""
 		sizesSet := false
 		fs.Visit(func(f *flag.Flag) { sizesSet = sizesSet || f.Name == "sizes" })

@@ -23,7 +23,12 @@
 //	bench    Benchmark the 5-op chain at several sizes against a fused Go
 //	         loop and op-by-op Go, plus the cost of a cached call and of a
 //	         cold compile: -sizes 1000,100000,..., -rounds n (interleaved,
-//	         best of n), -benchtime 300ms|Nx, -json.
+//	         best of n), -benchtime 300ms|Nx, -json. With -startup it
+//	         measures process start instead, over -runs fresh processes
+//	         (default 15): exec to main of a program importing gojit,
+//	         Compile + first Call of a kernel in the disk cache, and a
+//	         whole 12-op program against a plain Go one (run it inside the
+//	         repository: it builds both with the go command).
 //	version  Print gojit's code-generation version, the LLVM version, the
 //	         Go version and the host CPU.
 //	help     Print this list, or a command's flags: gojit help <command>.

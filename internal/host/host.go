@@ -1,8 +1,11 @@
 // Package host describes the machine gojit runs on, as code generation
-// and the runtime need it: the sizes of its data caches. It reads them
-// from Linux's sysfs (pure Go, so it works without cgo); on other systems,
-// or when sysfs is unreadable, the sizes are zero and callers use their
-// defaults.
+// and the runtime need it: the sizes of its data caches, and the
+// processor's identity and features. It reads the sizes from Linux's sysfs
+// (pure Go, so it works without cgo); on other systems, or when sysfs is
+// unreadable, the sizes are zero and callers use their defaults. The
+// identity comes from the CPUID instruction (Go assembly, amd64 only), so
+// the runtime can name the host in a kernel's signature without loading
+// LLVM.
 package host
 
 import (
@@ -18,7 +21,8 @@ import (
 type Caches struct {
 	L1D, L2, L3 int64
 	// L3Shared is the number of logical CPUs that share the L3 (as far
-	// as this system can see: a virtual machine shows only its own).
+	// as this system can see: a virtual machine shows only its own; from
+	// CPUID, capped at runtime.NumCPU).
 	L3Shared int
 }
 
@@ -27,9 +31,15 @@ var (
 	caches Caches
 )
 
-// CacheSizes returns this machine's cache sizes, read once per process.
+// CacheSizes returns this machine's cache sizes, read once per process:
+// from CPUID where it describes them (amd64), else from Linux's sysfs.
 func CacheSizes() Caches {
-	once.Do(func() { caches = readCaches("/sys/devices/system/cpu/cpu0/cache") })
+	once.Do(func() {
+		var ok bool
+		if caches, ok = cpuidCaches(); !ok {
+			caches = readCaches("/sys/devices/system/cpu/cpu0/cache")
+		}
+	})
 	return caches
 }
 

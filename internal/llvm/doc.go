@@ -3,11 +3,77 @@
 // It is the only cgo package in gojit. Everything else emits IR as plain
 // text, so the rest of the tree builds and tests without a C toolchain, and
 // the whole of the project's exposure to LLVM's C API, its ownership rules
-// and its failure modes is confined here. It links the shared
-// libLLVM-19 (Debian's llvm-19-dev). Builds with CGO_ENABLED=0 or the nollvm
-// tag get a pure-Go twin with the same API in which Available reports false
-// and every operation returns ErrUnavailable; no build tag is needed to get
-// the real thing.
+// and its failure modes is confined here. Builds with CGO_ENABLED=0 or the
+// nollvm tag get a pure-Go twin with the same API in which Available
+// reports false and every operation returns ErrUnavailable; no build tag
+// is needed to get the real thing.
+//
+// # LLVM only when compiling
+//
+// A program that imports gojit must not pay for LLVM unless it compiles:
+// linking libLLVM made the dynamic loader apply about 341,000 relocations
+// (19-21 ms between exec and main on our 2-vCPU machines), and the first
+// kernel taken from the disk cache created an ORC LLJIT (about 0.9 ms) and
+// initialized LLVM's target only to name the host CPU in its signature.
+// Three things keep LLVM out of such a program:
+//
+//   - Loading. No LLVM library is linked (only libc, libm and libdl).
+//     The headers (llvm-19-dev) are used at build time, and the first
+//     operation that needs LLVM (Compile, OptimizedIR, Assembly, HostCPU,
+//     LibraryVersion, a Load that falls back to ORC, Init) dlopens libLLVM
+//     (dl.c): Debian's /usr/lib/llvm-19/lib/libLLVM.so.19.1 and
+//     libLLVM-19.so first, then the same names through the dynamic
+//     loader's search path. Every LLVM-C function shim.c calls is resolved
+//     once into a table of pointers whose types come from the headers
+//     (llvm_table.h; shim.c reads each LLVMFoo(...) as a call through the
+//     table), and the library's major.minor version must equal the
+//     headers'. A missing library or symbol is an error naming the paths
+//     tried or the symbol, matching ErrUnavailable, never a crash; a
+//     function shim.c calls but the table lacks fails the build, since
+//     nothing links it. The library is opened RTLD_LOCAL, so its symbols
+//     never satisfy a kernel's external references.
+//   - Naming the host. Kernel signatures name the CPU by its CPUID
+//     identity (internal/host: vendor, family, model, stepping and the
+//     usable feature bits, under LLVM's feature names), which determines
+//     LLVM's host CPU name and features and is read without LLVM; a test
+//     checks that every feature bit read agrees with LLVM's host feature
+//     string. Version reports the headers' LLVM version for the same
+//     reason. Compiling still targets LLVM's own host name and features.
+//   - Linking. Load links objects with the package's own loader,
+//     internal/llvm/objload, and uses ORC only for objects it does not
+//     support (LoaderAuto; LoaderEnv forces either, for tests and
+//     diagnosis). objload maps the sections, applies the few x86-64
+//     relocations LLVM emits for our position-independent, small-code-model
+//     kernels, resolves external symbols (memset, memcpy, libm) with
+//     dlsym over the process, and hands out the global symbols' addresses;
+//     it links a cached kernel in tens of microseconds instead of the
+//     ORC JIT's creation plus linking.
+//
+// Available does not load the library: it reports true in builds with
+// LLVM when the library has been loaded or one of the usual paths holds
+// it (a file check), and only loads it to let the dynamic loader search
+// when no usual path does. Loaded reports whether the library is in the
+// process, which tests use to check that cached and interpreted programs
+// never load it.
+//
+// objload's safety argument (its package comment has it in full): an
+// object is code the process will run, so the loader cannot make a
+// hostile object safe and does not try; what it guarantees is that a
+// corrupt or unexpected one is an error rather than memory corruption.
+// Every offset, size, alignment and index read from the file is checked
+// against the file, the section or the table it refers to before use;
+// sizes are bounded; only the relocation types the backend emits are
+// applied, each only if its field lies inside its section and its value
+// fits the field; calls to external functions go through stubs inside the
+// image, so no 32-bit displacement must reach a distant library; pages are
+// mapped read-write, filled and relocated, then made read-execute or
+// read-only, never writable and executable at once; Free unmaps them. A
+// fuzz target feeds it corrupted objects, and the same kernels run bit for
+// bit identically through objload and ORC (TestLoadersAgree; and the
+// runtime's tests pass with GOJIT_LOADER=native and =orc). Objects in the
+// disk cache are additionally checksummed and owner-only
+// (internal/diskcache), so corruption reaches the loader only through a
+// bug or a hostile user with the cache owner's rights.
 //
 // # Pipeline
 //
@@ -30,7 +96,11 @@
 // backend failures (report_fatal_error on verified IR) still abort; they
 // indicate a bug in the IR generator or LLVM.
 //
-// # Why ORC LLJIT
+// # Why ORC LLJIT, and when
+//
+// Compiling needs LLVM in any case; linking a finished object needs only
+// objload, which is why ORC is now the fallback rather than the rule. The
+// reasons it was chosen over MCJIT still hold for that fallback:
 //
 // MCJIT, driven through the C API, compiles with a TargetMachine it builds
 // itself from options that cannot name the host CPU or its features, and it
@@ -46,7 +116,8 @@
 // call libm (expf, tanhf, powf, ...) and any other C symbol the process
 // exports. It is never destroyed.
 //
-// All kernels share the JIT's main JITDylib, hence one symbol namespace.
+// All kernels ORC links share the JIT's main JITDylib, hence one symbol
+// namespace (objload gives each kernel an image of its own).
 // Loading an object whose symbol is already defined by a live kernel fails
 // at add time with a duplicate-definition error; once that kernel is freed
 // the name can be used again. Linking is lazy, so problems inside the object
@@ -68,10 +139,12 @@
 // # Threads
 //
 // LLVMContext and TargetMachine are not thread-safe, so every Compile
-// creates and disposes its own; Compile calls are independent and may run
-// concurrently. The LLJIT is shared, and ORC's add, lookup and tracker
-// removal are thread-safe, so Load and Free may be called from any
-// goroutine. Target initialization happens once per process.
+// creates and disposes its own (TargetMachines are pooled, one user at a
+// time); Compile calls are independent and may run concurrently. The
+// LLJIT is shared, and ORC's add, lookup and tracker removal are
+// thread-safe; objload shares nothing between images; so Load and Free may
+// be called from any goroutine. Loading the library and initializing the
+// target happen once per process.
 //
 // # Calling kernels
 //

@@ -4,11 +4,12 @@ package llvm
 
 /*
 #cgo CFLAGS: -I/usr/lib/llvm-19/include -D_GNU_SOURCE -D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS
-#cgo LDFLAGS: -L/usr/lib/llvm-19/lib -lLLVM-19 -Wl,-rpath,/usr/lib/llvm-19/lib -lm
+#cgo LDFLAGS: -ldl -lm
 
+#include <dlfcn.h>
 #include <stdlib.h>
-#include <llvm-c/Core.h>
 #include "shim.h"
+#include "llvm_table.h"
 
 // The trampoline lives in the preamble so cgo's generated wrapper calls it
 // directly. Its arguments are integers, not pointers: for a pointer argument
@@ -63,36 +64,125 @@ static void gojit_call_range(uintptr_t fn, uintptr_t args, int64_t group, int64_
 	((void (*)(void **, int64_t, int64_t, int64_t, int64_t))fn)((void **)args, group, start, end, size);
 }
 
-static void gojit_version(unsigned *maj, unsigned *min, unsigned *patch) {
-	LLVMGetVersion(maj, min, patch);
+// gojit_dlsym resolves a kernel's external symbol among those the process
+// exports (the executable, libc, libm; not libLLVM, which is RTLD_LOCAL),
+// as ORC's process symbol generator does.
+static uintptr_t gojit_dlsym(const char *name) {
+	return (uintptr_t)dlsym(RTLD_DEFAULT, name);
 }
+
+static int gojit_version_major(void) { return LLVM_VERSION_MAJOR; }
+static int gojit_version_minor(void) { return LLVM_VERSION_MINOR; }
+static int gojit_version_patch(void) { return LLVM_VERSION_PATCH; }
 */
 import "C"
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
+
+	"github.com/gojit/gojit/internal/llvm/objload"
 )
 
-// Available reports whether this build has LLVM compiled in. It is true in
-// cgo builds without the nollvm tag.
-func Available() bool { return true }
+// lib is the state of the run-time load of libLLVM (dl.c).
+var lib struct {
+	once  sync.Once
+	tried atomic.Bool // once has run
+	err   error
+}
 
-// Version returns the version of the LLVM library the process is linked
-// against, e.g. "19.1.7".
+// libError is the failure to load libLLVM: errors.Is(err, ErrUnavailable)
+// holds, so callers that fall back without LLVM do so here too.
+type libError struct{ msg string }
+
+func (e *libError) Error() string        { return e.msg }
+func (e *libError) Is(target error) bool { return target == ErrUnavailable }
+
+// open loads libLLVM and resolves its entry points on first use; every
+// function that calls into LLVM calls it first.
+func open() error {
+	lib.once.Do(func() {
+		if msg := C.gojit_llvm_open(); msg != nil {
+			lib.err = &libError{C.GoString(msg)}
+		}
+		lib.tried.Store(true)
+	})
+	return lib.err
+}
+
+// libraryPaths are the absolute paths dl.c tries first, in its order.
+var libraryPaths = []string{
+	fmt.Sprintf("/usr/lib/llvm-%d/lib/libLLVM.so.%d.%d", C.gojit_version_major(), C.gojit_version_major(), C.gojit_version_minor()),
+	fmt.Sprintf("/usr/lib/llvm-%d/lib/libLLVM-%d.so", C.gojit_version_major(), C.gojit_version_major()),
+}
+
+// useLibraryPaths replaces the files the library is looked for in, for
+// both Available's check and the load; it must run before anything
+// loads the library. Tests use it to exercise a missing library.
+func useLibraryPaths(paths []string) {
+	arr := (*[1 << 20]*C.char)(C.malloc(C.size_t(len(paths)) * C.size_t(unsafe.Sizeof((*C.char)(nil)))))
+	for i, p := range paths {
+		arr[i] = C.CString(p) // kept for the process's lifetime
+	}
+	C.gojit_llvm_set_candidates(&arr[0], C.int(len(paths)))
+	libraryPaths = paths
+}
+
+// Available reports whether LLVM can be used: this build has it (cgo, no
+// nollvm tag) and libLLVM is loaded or can be found. It does not load the
+// library when one of the usual paths holds it (a file check); only when
+// none does is the library loaded to let the dynamic loader search for
+// it, and a failure then makes Available false for the rest of the
+// process. A library that is found but fails to load surfaces as an
+// error (matching ErrUnavailable) from Compile or Load.
+func Available() bool {
+	if lib.tried.Load() {
+		return lib.err == nil
+	}
+	for _, p := range libraryPaths {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return open() == nil
+}
+
+// Loaded reports whether libLLVM has been loaded into this process, which
+// happens on the first Compile, OptimizedIR, Assembly, HostCPU or
+// LibraryVersion, and on the first Load or Init that uses ORC.
+func Loaded() bool { return lib.tried.Load() && lib.err == nil }
+
+// Version returns the version of LLVM this package was built for, e.g.
+// "19.1.7" (from its headers), without loading the library. The library
+// loaded at run time must have the same major and minor version.
 func Version() string {
+	return fmt.Sprintf("%d.%d.%d", C.gojit_version_major(), C.gojit_version_minor(), C.gojit_version_patch())
+}
+
+// LibraryVersion loads libLLVM if needed and returns its version and the
+// file it was loaded from.
+func LibraryVersion() (version, path string, err error) {
+	if err := open(); err != nil {
+		return "", "", fmt.Errorf("llvm: %w", err)
+	}
 	var maj, min, patch C.unsigned
 	C.gojit_version(&maj, &min, &patch)
-	return fmt.Sprintf("%d.%d.%d", maj, min, patch)
+	return fmt.Sprintf("%d.%d.%d", maj, min, patch), C.GoString(C.gojit_llvm_path()), nil
 }
 
 // HostCPU returns the host CPU name and LLVM feature string (as reported by
 // LLVMGetHostCPUName and LLVMGetHostCPUFeatures) that every compilation
-// targets.
+// targets. It loads libLLVM; when that fails it returns empty strings.
 func HostCPU() (name, features string) {
+	if open() != nil {
+		return "", ""
+	}
 	return C.GoString(C.gojit_host_cpu_name()), C.GoString(C.gojit_host_cpu_features())
 }
 
@@ -127,6 +217,9 @@ func compile(name, ir string, opt Options, kind C.int) ([]byte, error) {
 	if err := opt.validate(); err != nil {
 		return nil, fmt.Errorf("llvm: compile %q: %w", name, err)
 	}
+	if err := open(); err != nil {
+		return nil, fmt.Errorf("llvm: compile %q: %w", name, err)
+	}
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
 	// The IR is passed in place: string bytes hold no Go pointers, and
@@ -156,44 +249,96 @@ var jit struct {
 // on first use; calling Init first moves that one-time cost (a few hundred
 // microseconds) out of the first load, for example to measure loads alone.
 func Init() error {
-	_, err := getJIT()
-	return err
+	if _, err := getJIT(); err != nil {
+		return fmt.Errorf("llvm: %w", err)
+	}
+	return nil
 }
 
 func getJIT() (C.LLVMOrcLLJITRef, error) {
 	jit.once.Do(func() {
+		if err := open(); err != nil {
+			jit.err = err
+			return
+		}
 		var cerr *C.char
 		jit.ref = C.gojit_jit_create(&cerr)
 		if jit.ref == nil {
-			jit.err = fmt.Errorf("llvm: %s", C.GoString(cerr))
+			jit.err = errors.New(C.GoString(cerr))
 			C.free(unsafe.Pointer(cerr))
 		}
 	})
 	return jit.ref, jit.err
 }
 
-// Kernel is native code loaded into the process-wide JIT under its own
-// ORC ResourceTracker, so it can be freed independently of other kernels.
+// Kernel is native code loaded into the process, either by objload (an
+// image of its own) or into the process-wide JIT under its own ORC
+// ResourceTracker; either way it can be freed independently of other
+// kernels.
 type Kernel struct {
 	addr   uintptr
 	symbol string
-	// mu guards rt so that a second Free, even a concurrent one, sees nil.
-	// Call never takes it.
-	mu sync.Mutex
-	rt C.LLVMOrcResourceTrackerRef
+	// mu guards rt and img so that a second Free, even a concurrent one,
+	// sees nil. Call never takes it.
+	mu  sync.Mutex
+	rt  C.LLVMOrcResourceTrackerRef
+	img *objload.Image
 }
 
-// Load links obj (from Compile) into the process-wide JIT and resolves
-// symbol in it. External references such as expf resolve against the
-// symbols of the running process. All external symbols of live kernels
-// share one namespace: loading an object that defines a name another live
-// kernel already defines fails with a duplicate-definition error, and the
-// name becomes available again once that kernel is freed. Load is safe for
-// concurrent use.
+// Load links obj (from Compile) into the process with the default loader
+// (LoaderAuto, or as GOJIT_LOADER says; see LoaderEnv) and resolves symbol
+// in it. External references such as expf resolve against the symbols of
+// the running process. Load is safe for concurrent use.
 func Load(obj []byte, symbol string) (*Kernel, error) {
+	how, err := defaultLoader()
+	if err != nil {
+		return nil, err
+	}
+	return LoadWith(obj, symbol, how)
+}
+
+// LoadWith is Load with the loader chosen by the caller.
+//
+// Objects linked by objload (LoaderNative, and LoaderAuto for every
+// object it supports) each live in their own image, need no LLVM, and may
+// define the same names as other live kernels. Objects linked by ORC
+// share the JIT's one namespace: loading an object that defines a name
+// another live ORC kernel already defines fails with a
+// duplicate-definition error, and the name becomes available again once
+// that kernel is freed.
+func LoadWith(obj []byte, symbol string, how Loader) (*Kernel, error) {
 	if len(obj) == 0 {
 		return nil, fmt.Errorf("llvm: load %q: empty object", symbol)
 	}
+	switch how {
+	case LoaderAuto, LoaderNative:
+		img, err := objload.Load(obj, resolveProcess)
+		if err == nil {
+			addr, ok := img.Symbol(symbol)
+			if !ok {
+				img.Free()
+				return nil, fmt.Errorf("llvm: load %q: the object does not define it", symbol)
+			}
+			return &Kernel{addr: addr, symbol: symbol, img: img}, nil
+		}
+		if how == LoaderNative || !errors.Is(err, objload.ErrUnsupported) {
+			return nil, fmt.Errorf("llvm: load %q: %w", symbol, err)
+		}
+	case LoaderORC:
+	default:
+		return nil, fmt.Errorf("llvm: load %q: unknown %v", symbol, how)
+	}
+	return loadORC(obj, symbol)
+}
+
+// resolveProcess is objload's resolver: the symbols the process exports.
+func resolveProcess(name string) uintptr {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	return uintptr(C.gojit_dlsym(cname))
+}
+
+func loadORC(obj []byte, symbol string) (*Kernel, error) {
 	j, err := getJIT()
 	if err != nil {
 		return nil, fmt.Errorf("llvm: load %q: %w", symbol, err)
@@ -276,6 +421,15 @@ func (k *Kernel) CallDirect(ptrs *[MaxDirect]unsafe.Pointer, n int) {
 // Lookup resolves another symbol defined by the kernel's object (for
 // example a second entry point). The address is valid until Free.
 func (k *Kernel) Lookup(symbol string) (uintptr, error) {
+	k.mu.Lock()
+	img := k.img
+	k.mu.Unlock()
+	if img != nil {
+		if a, ok := img.Symbol(symbol); ok {
+			return a, nil
+		}
+		return 0, fmt.Errorf("llvm: lookup %q: not defined by kernel %s", symbol, k.symbol)
+	}
 	j, err := getJIT()
 	if err != nil {
 		return 0, err
@@ -323,10 +477,16 @@ func CallRangeDirect(addr uintptr, ptrs *[MaxDirect]unsafe.Pointer, group, start
 // tracker. Freeing an already freed kernel does nothing and returns nil.
 func (k *Kernel) Free() error {
 	k.mu.Lock()
-	rt := k.rt
-	k.rt = nil
+	rt, img := k.rt, k.img
+	k.rt, k.img = nil, nil
 	k.addr = 0
 	k.mu.Unlock()
+	if img != nil {
+		if err := img.Free(); err != nil {
+			return fmt.Errorf("llvm: free %q: %w", k.symbol, err)
+		}
+		return nil
+	}
 	if rt == nil {
 		return nil
 	}

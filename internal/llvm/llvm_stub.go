@@ -49,10 +49,26 @@ func unavailable(name string, opt Options) error {
 // Kernel is loaded native code. No Kernel can be obtained in this build.
 type Kernel struct{}
 
-// Load always returns ErrUnavailable in this build.
+// Load always returns ErrUnavailable in this build (or the error of an
+// invalid GOJIT_LOADER, as in the LLVM build).
 func Load(obj []byte, symbol string) (*Kernel, error) {
+	if _, err := defaultLoader(); err != nil {
+		return nil, err
+	}
 	return nil, ErrUnavailable
 }
+
+// LoadWith always returns ErrUnavailable in this build: without cgo no
+// loaded code could be called.
+func LoadWith(obj []byte, symbol string, how Loader) (*Kernel, error) {
+	return nil, ErrUnavailable
+}
+
+// Loaded reports false: no LLVM library is ever loaded in this build.
+func Loaded() bool { return false }
+
+// LibraryVersion returns ErrUnavailable in this build.
+func LibraryVersion() (version, path string, err error) { return "", "", ErrUnavailable }
 
 // Addr returns 0: there is no code in this build.
 func (k *Kernel) Addr() uintptr { return 0 }

@@ -353,51 +353,70 @@ func TestFreeAndDuplicateSymbol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k1, err := Load(c.Object, sym)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runAdd(t, k1, 100, 1)
-
-	// While k1 is live its name is taken.
-	if k, err := Load(c.Object, sym); err == nil {
-		k.Free()
-		t.Fatal("second Load of a live symbol succeeded")
-	} else if !strings.Contains(err.Error(), "Duplicate definition") {
-		t.Fatalf("duplicate load: %v", err)
-	} else {
-		t.Log(err)
-	}
-	runAdd(t, k1, 100, 2) // the failed load must not disturb k1
-
-	if err := k1.Free(); err != nil {
-		t.Fatal(err)
-	}
-	if k1.Addr() != 0 {
-		t.Error("Addr() != 0 after Free")
-	}
-	if err := k1.Free(); err != nil {
-		t.Fatalf("second Free: %v", err)
-	}
-
-	// After Free the same object loads again.
-	k2, err := Load(c.Object, sym)
-	if err != nil {
-		t.Fatalf("reload after Free: %v", err)
-	}
-	runAdd(t, k2, 100, 3)
-	if err := k2.Free(); err != nil {
-		t.Fatal(err)
-	}
-
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("Call after Free did not panic")
+	for _, how := range []Loader{LoaderORC, LoaderNative} {
+		t.Run(how.String(), func(t *testing.T) {
+			k1, err := LoadWith(c.Object, sym, how)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}()
-		k2.Call(nil)
-	}()
+			runAdd(t, k1, 100, 1)
+
+			// ORC: while k1 is live its name is taken. objload: each
+			// kernel is an image of its own, so a second copy loads
+			// and outlives the first.
+			k, err := LoadWith(c.Object, sym, how)
+			switch {
+			case how == LoaderORC && err == nil:
+				k.Free()
+				t.Fatal("second Load of a live symbol succeeded")
+			case how == LoaderORC && !strings.Contains(err.Error(), "Duplicate definition"):
+				t.Fatalf("duplicate load: %v", err)
+			case how == LoaderORC:
+				t.Log(err)
+			case err != nil:
+				t.Fatalf("second native load: %v", err)
+			default:
+				if k.Addr() == k1.Addr() {
+					t.Fatal("two native loads share an address")
+				}
+				runAdd(t, k, 100, 4)
+				defer func() {
+					runAdd(t, k, 100, 5) // still there after k1's Free
+					k.Free()
+				}()
+			}
+			runAdd(t, k1, 100, 2) // the second load must not disturb k1
+
+			if err := k1.Free(); err != nil {
+				t.Fatal(err)
+			}
+			if k1.Addr() != 0 {
+				t.Error("Addr() != 0 after Free")
+			}
+			if err := k1.Free(); err != nil {
+				t.Fatalf("second Free: %v", err)
+			}
+
+			// After Free the same object loads again.
+			k2, err := LoadWith(c.Object, sym, how)
+			if err != nil {
+				t.Fatalf("reload after Free: %v", err)
+			}
+			runAdd(t, k2, 100, 3)
+			if err := k2.Free(); err != nil {
+				t.Fatal(err)
+			}
+
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Error("Call after Free did not panic")
+					}
+				}()
+				k2.Call(nil)
+			}()
+		})
+	}
 }
 
 func TestLoadErrors(t *testing.T) {

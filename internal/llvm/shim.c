@@ -3,7 +3,9 @@
 // The C half of package llvm. See doc.go for the design; comments here cover
 // only the LLVM ownership rules that are easy to get wrong.
 
+#define GOJIT_LLVM_RENAME
 #include "shim.h"
+#include "llvm_table.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -11,14 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <llvm-c/Analysis.h>
-#include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/IRReader.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 // Taking these addresses makes the final binary link libm directly, so the
 // process symbol generator can always find them even if LLVM's own libm
@@ -32,10 +26,16 @@ static char *host_cpu;
 static char *host_features;
 static char *host_triple;
 
+// init_llvm runs after gojit_llvm_open has succeeded: every entry point
+// that reaches it is called from Go only once llvm.open returned nil.
 static void init_llvm(void) {
-	LLVMInitializeNativeTarget();
-	LLVMInitializeNativeAsmPrinter();
-	LLVMInitializeNativeAsmParser();
+	// What LLVMInitializeNativeTarget, ...AsmPrinter and ...AsmParser
+	// do, through the table (they are static inline in Target.h).
+	gojit_llvm.native_target_info();
+	gojit_llvm.native_target();
+	gojit_llvm.native_target_mc();
+	gojit_llvm.native_asm_printer();
+	gojit_llvm.native_asm_parser();
 	// Cached for the process lifetime: the host does not change, and the
 	// strings are read from many threads without locking.
 	host_cpu = LLVMGetHostCPUName();
@@ -44,6 +44,10 @@ static void init_llvm(void) {
 }
 
 static void ensure_init(void) { pthread_once(&init_once, init_llvm); }
+
+void gojit_version(unsigned *maj, unsigned *min, unsigned *patch) {
+	LLVMGetVersion(maj, min, patch);
+}
 
 const char *gojit_host_cpu_name(void) {
 	ensure_init();

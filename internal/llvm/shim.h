@@ -25,6 +25,12 @@ typedef struct {
 	char *err;
 } gojit_result;
 
+// Every function below needs libLLVM loaded: call it only after
+// gojit_llvm_open (llvm_table.h) has returned NULL.
+
+// The loaded library's version.
+void gojit_version(unsigned *maj, unsigned *min, unsigned *patch);
+
 const char *gojit_host_cpu_name(void);
 const char *gojit_host_cpu_features(void);
 

@@ -3,6 +3,8 @@ package llvm
 import (
 	"errors"
 	"fmt"
+	"os"
+	"sync"
 )
 
 // The declarations here are shared by the LLVM build (llvm.go) and the
@@ -37,3 +39,49 @@ type Compiled struct {
 
 // MaxDirect is the most buffer pointers Kernel.CallDirect passes.
 const MaxDirect = 16
+
+// Loader selects how Load links an object into the process.
+type Loader int
+
+const (
+	// LoaderAuto links with the package's own ELF loader (objload) and
+	// hands objects it does not support to ORC. It is Load's default.
+	LoaderAuto Loader = iota
+	// LoaderNative links only with objload; unsupported objects fail.
+	LoaderNative
+	// LoaderORC links with the process-wide ORC LLJIT (loading LLVM).
+	LoaderORC
+)
+
+// String returns the loader's name as GOJIT_LOADER spells it.
+func (l Loader) String() string {
+	switch l {
+	case LoaderAuto:
+		return "auto"
+	case LoaderNative:
+		return "native"
+	case LoaderORC:
+		return "orc"
+	}
+	return fmt.Sprintf("Loader(%d)", int(l))
+}
+
+// LoaderEnv names the environment variable that overrides Load's loader
+// for a whole process: "auto" (the default), "native" or "orc". It is a
+// diagnostic switch, read once, like GODEBUG: tests run the same kernels
+// through either loader with it, and a user can rule the loader out when
+// chasing a bug.
+const LoaderEnv = "GOJIT_LOADER"
+
+var defaultLoader = sync.OnceValues(func() (Loader, error) {
+	switch v := os.Getenv(LoaderEnv); v {
+	case "", "auto":
+		return LoaderAuto, nil
+	case "native":
+		return LoaderNative, nil
+	case "orc":
+		return LoaderORC, nil
+	default:
+		return LoaderAuto, fmt.Errorf("llvm: %s=%q: want auto, native or orc", LoaderEnv, v)
+	}
+})

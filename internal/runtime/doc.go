@@ -28,8 +28,8 @@
 // # Cache
 //
 // Executables are cached by a SHA-256 signature of the optimized graph's
-// canonical text, the options, the host CPU and its features, and the LLVM
-// and gojit versions (cache.go). The cache is an LRU bounded by entries and
+// canonical text, the options, the host CPU and its features (by CPUID, so
+// a lookup loads no LLVM), and the LLVM and gojit versions (cache.go). The cache is an LRU bounded by entries and
 // object bytes. With a disk directory configured, a miss first looks for a
 // validated object there (internal/diskcache) and compiles only if none is
 // usable. Concurrent builds of one signature compile once.

@@ -156,8 +156,7 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 		return nil, explain(plans, b1, b2, group)
 	}
 	h := sha256.New()
-	cpu, features := llvm.HostCPU()
-	fmt.Fprintf(h, "%s\x00dynamic %d\x00O%d\x00fast-math=%t\x00%s\x00%s\x00%s\x00llvm %s\x00", Version, b1, opt.OptLevel, opt.FastMath, opt.target(), cpu, features, llvm.Version())
+	fmt.Fprintf(h, "%s\x00dynamic %d\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, b1, opt.OptLevel, opt.FastMath, opt.target(), hostIdentity(), llvm.Version())
 	h.Write([]byte(texts[0]))
 	fmt.Fprintf(h, "\x00%v", dyn.Outputs)
 	// The module text does not say which parameter or temporary a result

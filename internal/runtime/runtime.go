@@ -66,9 +66,8 @@ type Options struct {
 
 // target is the code generator's target for opt on this host.
 func (opt Options) target() codegen.Target {
-	_, features := llvm.HostCPU()
 	return codegen.Target{
-		AVX512:      !opt.Portable && hasFeatures(features, "+avx512f", "+avx512vl"),
+		AVX512:      !opt.Portable && hostHas("avx512f", "avx512vl"),
 		StreamBytes: cmp.Or(opt.streamBytes, StreamThreshold()),
 	}
 }
@@ -126,16 +125,37 @@ func (opt Options) generate(plan *passes.Plan, entry string) (*codegen.Module, e
 	})
 }
 
-// hasFeatures reports whether an LLVM feature string lists every one of want.
-func hasFeatures(features string, want ...string) bool {
-	have := strings.Split(features, ",")
+// hostHas reports whether the host has every one of the features want
+// (LLVM's names), from CPUID where the host package reads it, so that
+// neither a signature nor the code generator's target loads LLVM; on
+// other architectures from LLVM's host feature string.
+func hostHas(want ...string) bool {
+	cpu := host.HostCPU()
+	var have []string
+	if !cpu.Known() {
+		_, features := llvm.HostCPU()
+		have = strings.Split(features, ",")
+	}
 	for _, w := range want {
-		if !slices.Contains(have, w) {
+		if cpu.Known() && !cpu.Has(w) || !cpu.Known() && !slices.Contains(have, "+"+w) {
 			return false
 		}
 	}
 	return true
 }
+
+// hostIdentity names the host's processor in signatures: everything
+// LLVM's host CPU name and features are derived from (vendor, family,
+// model and the usable feature bits; see host.CPU), read with CPUID
+// without loading LLVM. On architectures the host package does not read,
+// it is LLVM's name and feature string. It is computed once per process.
+var hostIdentity = sync.OnceValue(func() string {
+	if cpu := host.HostCPU(); cpu.Known() {
+		return cpu.String()
+	}
+	name, features := llvm.HostCPU()
+	return name + "\x00" + features
+})
 
 // Executable runs one graph: compiled native code, or the interpreter.
 // It is immutable once built and safe for concurrent use.
@@ -525,10 +545,10 @@ func BuildAcquired(g *ir.Graph, opt Options) (*Executable, error) {
 // Signature hashes everything that changes the generated code: the graph's
 // canonical text (structure, wiring, attributes, dtypes, shapes), the
 // options, the host CPU and its features, the LLVM version and gojit's.
+// Computing it loads no LLVM (hostIdentity, llvm.Version).
 func Signature(g *ir.Graph, opt Options) [32]byte {
 	h := sha256.New()
-	cpu, features := llvm.HostCPU()
-	fmt.Fprintf(h, "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, opt.FastMath, opt.target(), cpu, features, llvm.Version())
+	fmt.Fprintf(h, "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, opt.FastMath, opt.target(), hostIdentity(), llvm.Version())
 	h.Write([]byte(ir.Print(g, false)))
 	var sig [32]byte
 	h.Sum(sig[:0])

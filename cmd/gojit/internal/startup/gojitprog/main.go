@@ -1,0 +1,53 @@
+// Command gojitprog is the program `gojit bench -startup` runs in fresh
+// processes. With the argument "main" it only prints the wall-clock time
+// at which main started (Unix nanoseconds); with "run" it also compiles
+// the startup function with gojit, calls it once on startup.N elements,
+// checks the result against startup.Plain bit for bit, and prints how long
+// Compile and the first Call took and whether LLVM was loaded. A wrong
+// result exits with status 1.
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"time"
+
+	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/cmd/gojit/internal/startup"
+	"github.com/gojit/gojit/internal/llvm"
+)
+
+func main() {
+	t0 := time.Now()
+	fmt.Printf("main %d\n", t0.UnixNano())
+	if len(os.Args) > 1 && os.Args[1] == "main" {
+		return
+	}
+	f, err := gojit.Compile(func(x, y *gojit.Tensor) *gojit.Tensor {
+		t := x.Add(y).Mul(x).Sub(y).Mul(gojit.Scalar(0.5)).Add(gojit.Scalar(1)).Relu()
+		t = t.Mul(y).Add(x)
+		return t.Div(y.Abs().Add(gojit.Scalar(1))).Neg()
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	a, b := startup.Inputs()
+	res, err := f.Call(gojit.FromFloat32(a), gojit.FromFloat32(b))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	elapsed := time.Since(t0)
+	got := res[0].Float32()
+	want := make([]float32, startup.N)
+	startup.Plain(a, b, want)
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			fmt.Fprintf(os.Stderr, "out[%d] = %v, want %v\n", i, got[i], want[i])
+			os.Exit(1)
+		}
+	}
+	fmt.Printf("first %d\nllvm %t\n", elapsed.Nanoseconds(), llvm.Loaded())
+}

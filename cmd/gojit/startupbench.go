@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// The startup benchmark (gojit bench -startup) measures what a user feels
+// before the first result, with fresh processes: it builds two programs
+// from cmd/gojit/internal/startup (one computing a 12-op function with
+// gojit, one in a plain Go loop) and runs them many times, interleaved.
+
+// startupRow is one figure of the startup benchmark; it is also its JSON
+// form.
+type startupRow struct {
+	Figure   string    `json:"figure"`
+	MedianNs float64   `json:"median_ns"`
+	MinNs    float64   `json:"min_ns"`
+	MaxNs    float64   `json:"max_ns"`
+	Runs     int       `json:"runs"`
+	Samples  []float64 `json:"samples_ns,omitempty"`
+}
+
+// startupRun is what one child process reported, with the parent's view
+// of its lifetime.
+type startupRun struct {
+	toMain time.Duration // exec to the first line of main
+	first  time.Duration // Compile + first Call, measured inside ("run" only)
+	total  time.Duration // exec to exit
+	llvm   bool          // libLLVM was loaded
+}
+
+func runStartup(o *benchOpts, stdout, stderr io.Writer) int {
+	runs := max(o.startupRuns, 1)
+	dir, err := os.MkdirTemp("", "gojit-startup-")
+	if err != nil {
+		return fail(stderr, "bench -startup", err)
+	}
+	defer os.RemoveAll(dir)
+	fmt.Fprintln(stderr, "building the startup programs ...")
+	gojitProg, plainProg := filepath.Join(dir, "gojitprog"), filepath.Join(dir, "plainprog")
+	for prog, pkg := range map[string]string{gojitProg: "gojitprog", plainProg: "plainprog"} {
+		if err := goBuild(prog, "github.com/gojit/gojit/cmd/gojit/internal/startup/"+pkg); err != nil {
+			return fail(stderr, "bench -startup", err)
+		}
+	}
+	cache := filepath.Join(dir, "cache")
+	env := append(os.Environ(), "GOJIT_CACHE_DIR="+cache, "GOJIT_CACHE=", "GOJIT_LOADER=")
+
+	// Fresh processes with an empty cache: the first compile. A few
+	// runs only; each costs a whole compile.
+	var cold []startupRun
+	for i := range min(runs, 5) {
+		fmt.Fprintf(stderr, "cold compile, run %d\n", i+1)
+		os.RemoveAll(cache)
+		r, err := startupChild(gojitProg, "run", env)
+		if err != nil {
+			return fail(stderr, "bench -startup", err)
+		}
+		cold = append(cold, r)
+	}
+	// Interleaved: the plain program, gojit's exec to main, and a whole
+	// gojit process whose kernel is in the disk cache.
+	var plain, toMain, cached []startupRun
+	for i := range runs {
+		fmt.Fprintf(stderr, "fresh processes, round %d/%d\n", i+1, runs)
+		for _, c := range []struct {
+			prog, arg string
+			into      *[]startupRun
+		}{{plainProg, "", &plain}, {gojitProg, "main", &toMain}, {gojitProg, "run", &cached}} {
+			r, err := startupChild(c.prog, c.arg, env)
+			if err != nil {
+				return fail(stderr, "bench -startup", err)
+			}
+			*c.into = append(*c.into, r)
+		}
+	}
+	for _, r := range cached {
+		if r.llvm {
+			return fail(stderr, "bench -startup", errors.New("a process whose kernel was in the disk cache loaded LLVM"))
+		}
+	}
+	pick := func(rs []startupRun, f func(startupRun) time.Duration) []float64 {
+		var v []float64
+		for _, r := range rs {
+			v = append(v, float64(f(r).Nanoseconds()))
+		}
+		return v
+	}
+	toMainOf := func(r startupRun) time.Duration { return r.toMain }
+	firstOf := func(r startupRun) time.Duration { return r.first }
+	totalOf := func(r startupRun) time.Duration { return r.total }
+	rows := []startupRow{
+		summarize("exec → main, plain Go program", pick(plain, toMainOf)),
+		summarize("exec → main, program importing gojit", pick(toMain, toMainOf)),
+		summarize("Compile + first Call, kernel in the disk cache", pick(cached, firstOf)),
+		summarize("whole process, kernel in the disk cache (12 ops × 1,000)", pick(cached, totalOf)),
+		summarize("whole process, plain Go loop (12 ops × 1,000)", pick(plain, totalOf)),
+		summarize("Compile + first Call, empty cache (LLVM loaded and run)", pick(cold, firstOf)),
+		summarize("whole process, empty cache", pick(cold, totalOf)),
+	}
+	ratio := rows[3].MedianNs / rows[4].MedianNs
+	note := fmt.Sprintf("Medians of %d fresh processes per figure (%d for the empty cache), interleaved, on a shared and loaded machine: "+
+		"the spread (min..max) shows how much. A cached whole process takes %.2f× the plain Go program's.", runs, len(cold), ratio)
+	if o.json {
+		fmt.Fprintln(stderr, note)
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rows); err != nil {
+			return fail(stderr, "bench -startup", err)
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 8, 3, ' ', 0)
+	fmt.Fprintf(tw, "figure\t%10s\t%10s\t%10s\n", "median", "min", "max")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%10s\t%10s\t%10s\n", r.Figure, fmtNs(r.MedianNs), fmtNs(r.MinNs), fmtNs(r.MaxNs))
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "\n%s\n", note)
+	return exitOK
+}
+
+// goBuild builds pkg into the executable out with the go command, from
+// the module that holds the current directory.
+func goBuild(out, pkg string) error {
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	var msg bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &msg, &msg
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build %s (run gojit bench -startup inside the gojit repository, with the go command on PATH): %v\n%s", pkg, err, msg.String())
+	}
+	return nil
+}
+
+// startupChild runs prog once and reads its report.
+func startupChild(prog, arg string, env []string) (startupRun, error) {
+	var args []string
+	if arg != "" {
+		args = []string{arg}
+	}
+	cmd := exec.Command(prog, args...)
+	cmd.Env = env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	total := time.Since(start)
+	if err != nil {
+		return startupRun{}, fmt.Errorf("%s %s: %v\n%s", filepath.Base(prog), arg, err, errOut.String())
+	}
+	r := startupRun{total: total}
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), " ")
+		switch k {
+		case "main":
+			ns, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return r, fmt.Errorf("%s: bad report %q", filepath.Base(prog), sc.Text())
+			}
+			r.toMain = time.Unix(0, ns).Sub(start)
+		case "first":
+			ns, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return r, fmt.Errorf("%s: bad report %q", filepath.Base(prog), sc.Text())
+			}
+			r.first = time.Duration(ns)
+		case "llvm":
+			r.llvm = v == "true"
+		}
+	}
+	if r.toMain <= 0 {
+		return r, fmt.Errorf("%s %s reported no start time:\n%s", filepath.Base(prog), arg, out.String())
+	}
+	return r, nil
+}
+
+// summarize returns the median, minimum and maximum of samples.
+func summarize(figure string, samples []float64) startupRow {
+	s := slices.Clone(samples)
+	slices.Sort(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return startupRow{Figure: figure, MedianNs: med, MinNs: s[0], MaxNs: s[len(s)-1], Runs: len(s), Samples: samples}
+}
