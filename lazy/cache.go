@@ -50,6 +50,7 @@ type family struct {
 	b1     int
 	g2     *ir.Graph
 	b2     int
+	param  int // the input whose leading dimension is the size
 	exe    atomic.Pointer[runtime.Executable]
 	failed bool // BuildDynamic refused the pair: compile each size
 }
@@ -102,7 +103,6 @@ func (c *Context) build(sub *ir.Graph, exact string, gen *generation) (*kernel, 
 	sub = sub.Clone()
 	c.fillPositions(sub, gen)
 	skey := string(key(nil, sub, false))
-	b := leadingSize(sub)
 	kcache.Lock()
 	defer kcache.Unlock()
 	if k := kcache.exact[exact]; k != nil { // another Context built it meanwhile
@@ -112,6 +112,10 @@ func (c *Context) build(sub *ir.Graph, exact string, gen *generation) (*kernel, 
 	f := kcache.shapeless[skey]
 	k := &kernel{g: sub}
 	how := "miss"
+	b := 0
+	if f != nil && f.exe.Load() != nil {
+		b = leadingSize(sub, f.param)
+	}
 	if f != nil && f.exe.Load() != nil && predicts(f, sub, b) {
 		// A size of a family that already has its dynamic kernel.
 		k.dyn, k.size = f, b
@@ -121,11 +125,12 @@ func (c *Context) build(sub *ir.Graph, exact string, gen *generation) (*kernel, 
 	} else {
 		stats.misses.Add(1)
 		stats.setLastMiss(explainMiss(sub))
-		if f != nil && !f.failed && f.g2 == nil && b >= 2 && f.b1 >= 2 && b != f.b1 && !c.interpret && gojit.LLVMVersion() != "" {
+		p, b1, b2 := varying(f, sub)
+		if p >= 0 && !f.failed && f.g2 == nil && b1 >= 2 && b2 >= 2 && !c.interpret && gojit.LLVMVersion() != "" {
 			// The family's second size: one kernel for every size.
-			exe, err := c.buildDynamic(f.g1, sub, f.b1, b)
+			exe, err := c.buildDynamic(f.g1, sub, b1, b2)
 			if err == nil {
-				f.g2, f.b2 = sub, b
+				f.b1, f.g2, f.b2, f.param, b = b1, sub, b2, p, b2
 				f.exe.Store(exe)
 				k.dyn, k.size = f, b
 				k.exe.Store(exe)
@@ -145,7 +150,7 @@ func (c *Context) build(sub *ir.Graph, exact string, gen *generation) (*kernel, 
 			k.exe.Store(exe)
 			k.interpreted = interp
 			if f == nil {
-				kcache.shapeless[skey] = &family{g1: sub, b1: b}
+				kcache.shapeless[skey] = &family{g1: sub}
 			}
 		}
 	}
@@ -261,15 +266,31 @@ func dataPtr(a *gojit.Array) unsafe.Pointer {
 	panic(fmt.Sprintf("lazy: array data %T", a.Data()))
 }
 
-// leadingSize is the batch size a graph is keyed by for the dynamic
-// dimension: the leading dimension of its first input of rank >= 1.
-func leadingSize(g *ir.Graph) int {
-	for _, v := range g.Params {
-		if s := g.Nodes[v].Shape; len(s) > 0 {
+// leadingSize is the size of the dynamic dimension of g, a graph of a
+// family whose size is input p's leading dimension.
+func leadingSize(g *ir.Graph, p int) int {
+	if p < len(g.Params) {
+		if s := g.Nodes[g.Params[p]].Shape; len(s) > 0 {
 			return s[0]
 		}
 	}
 	return 0
+}
+
+// varying finds the first input of g whose leading dimension differs from
+// the family's first graph's, and returns it with both sizes (p < 0 if
+// there is none).
+func varying(f *family, g *ir.Graph) (p, b1, b2 int) {
+	if f == nil || len(f.g1.Params) != len(g.Params) {
+		return -1, 0, 0
+	}
+	for i, v := range g.Params {
+		s1, s2 := f.g1.Nodes[f.g1.Params[i]].Shape, g.Nodes[v].Shape
+		if len(s1) > 0 && len(s2) > 0 && s1[0] != s2[0] {
+			return i, s1[0], s2[0]
+		}
+	}
+	return -1, 0, 0
 }
 
 // predicts reports whether g, of the family's shape-free structure, is its

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/gojit/gojit"
@@ -39,7 +40,7 @@ type Context struct {
 	stamp   uint32
 	keybuf  []byte
 	posOf   []ir.Value // per node of the graph being flushed: its node in gen
-	foreign error // an operand of another Context in the op being recorded
+	foreign error      // an operand of another Context in the op being recorded
 	// unreported are errors of ops recorded since the last Sync that no
 	// read has returned yet.
 	unreported []error
@@ -234,7 +235,7 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 		return o.t
 	case o.ctx != c:
 		if c.foreign == nil {
-			c.foreign = fmt.Errorf("%s: an operand belongs to another lazy.Context", callerPos(3))
+			c.foreign = fmt.Errorf("%s: an operand belongs to another lazy.Context", userPos())
 		}
 		return nil
 	case o.err != nil:
@@ -278,7 +279,7 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 			err = errors.Join(errs...)
 		}
 		if err == nil {
-			err = fmt.Errorf("%s: lazy: op failed", callerPos(3))
+			err = fmt.Errorf("%s: lazy: op failed", userPos())
 		}
 		c.unreported = append(c.unreported, err)
 		return &Tensor{ctx: c, t: r, err: err}
@@ -311,13 +312,23 @@ func (c *Context) adoptConst(r *gojit.Tensor) *Tensor {
 	return c.record(r)
 }
 
-// callerPos is the file:line skip frames above its caller.
-func callerPos(skip int) string {
-	_, file, line, ok := runtime.Caller(skip + 1)
-	if !ok {
-		return "?"
+// userPos is the user's file:line: the first caller outside gojit's own
+// packages (test files count as the user's). Only errors and the log
+// need it, so it may walk the stack.
+func userPos() string {
+	var pcs [24]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		own := strings.HasPrefix(f.Function, "github.com/gojit/gojit.") || strings.HasPrefix(f.Function, "github.com/gojit/gojit/lazy.")
+		if f.File != "" && (!own || strings.HasSuffix(f.File, "_test.go")) && !strings.HasPrefix(f.Function, "runtime.") {
+			return shortFile(f.File) + ":" + strconv.Itoa(f.Line)
+		}
+		if !more {
+			return "?"
+		}
 	}
-	return shortFile(file) + ":" + strconv.Itoa(line)
 }
 
 func shortFile(path string) string {

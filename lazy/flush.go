@@ -38,7 +38,7 @@ func (c *Context) Sync() error {
 	defer c.mu.Unlock()
 	var err error
 	if g := c.gen; g != nil && !g.retired && len(g.handles) > 0 {
-		err = c.flush(ReasonSync, c.handleTargets(g, len(g.g.Nodes)), len(g.g.Nodes), 3)
+		err = c.flush(ReasonSync, c.handleTargets(g, len(g.g.Nodes)), len(g.g.Nodes))
 	}
 	err = errors.Join(append(c.unreported, err)...)
 	c.unreported = nil
@@ -62,7 +62,7 @@ func (c *Context) flushRead(t *Tensor) error {
 		c.use(t)
 		g = t.gen
 	}
-	return c.flush(ReasonRead, []ir.Value{t.v}, len(g.g.Nodes), 4)
+	return c.flush(ReasonRead, []ir.Value{t.v}, len(g.g.Nodes))
 }
 
 // hasUsers reports whether a node of g uses v.
@@ -94,7 +94,7 @@ func (c *Context) flushFree(t *Tensor) {
 			targets = append(targets, h.v)
 		}
 	}
-	if err := c.flush(ReasonFree, targets, len(g.g.Nodes), 4); err != nil {
+	if err := c.flush(ReasonFree, targets, len(g.g.Nodes)); err != nil {
 		c.unreported = append(c.unreported, err)
 	}
 }
@@ -129,7 +129,7 @@ func (c *Context) flushBatch() {
 			}
 		}
 	}
-	if err := c.flush(ReasonBatch, targets, cut, 5); err != nil {
+	if err := c.flush(ReasonBatch, targets, cut); err != nil {
 		c.unreported = append(c.unreported, err)
 	}
 }
@@ -168,8 +168,8 @@ func structHash(g *generation, i int) uint64 {
 
 // flush computes targets (nodes of the pending graph below cut) and every
 // value they need that other pending nodes also use, stores them, and
-// retires the pending graph. skip locates the user's frame for the log.
-func (c *Context) flush(reason string, targets []ir.Value, cut, skip int) error {
+// retires the pending graph.
+func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 	g := c.gen
 	start := time.Now()
 	g.retired = true
@@ -195,7 +195,7 @@ func (c *Context) flush(reason string, targets []ir.Value, cut, skip int) error 
 	g.handles = nil
 	stats.flush(reason, len(sub.Nodes)-len(sub.Params), run.interpreted)
 	if l := c.log(); l != nil {
-		l.Debug("lazy: flush", "reason", reason, "at", callerPos(skip), "nodes", len(sub.Nodes), "outputs", len(outs),
+		l.Debug("lazy: flush", "reason", reason, "at", userPos(), "nodes", len(sub.Nodes), "outputs", len(outs),
 			"cache", run.how, "took", time.Since(start))
 	}
 	return nil

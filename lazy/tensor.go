@@ -34,10 +34,10 @@ var errFreed = errors.New("lazy: tensor used after Free")
 
 func (c *Context) fromArray(a *gojit.Array) *Tensor {
 	if a == nil {
-		return c.failed(fmt.Errorf("%s: FromArray: nil *gojit.Array", callerPos(3)))
+		return c.failed(fmt.Errorf("%s: FromArray: nil *gojit.Array", userPos()))
 	}
 	if err := a.Err(); err != nil {
-		return c.failed(fmt.Errorf("%s: %w", callerPos(3), err))
+		return c.failed(fmt.Errorf("%s: %w", userPos(), err))
 	}
 	g := c.cur()
 	v, t := g.param(a)
@@ -84,13 +84,19 @@ func FromFloat64(data []float64, shape ...int) *Tensor {
 }
 
 // FromInt32 is FromFloat32 for int32 data.
-func FromInt32(data []int32, shape ...int) *Tensor { return from(Default(), gojit.FromInt32, data, shape) }
+func FromInt32(data []int32, shape ...int) *Tensor {
+	return from(Default(), gojit.FromInt32, data, shape)
+}
 
 // FromInt64 is FromFloat32 for int64 data.
-func FromInt64(data []int64, shape ...int) *Tensor { return from(Default(), gojit.FromInt64, data, shape) }
+func FromInt64(data []int64, shape ...int) *Tensor {
+	return from(Default(), gojit.FromInt64, data, shape)
+}
 
 // FromUint8 is FromFloat32 for uint8 data.
-func FromUint8(data []uint8, shape ...int) *Tensor { return from(Default(), gojit.FromUint8, data, shape) }
+func FromUint8(data []uint8, shape ...int) *Tensor {
+	return from(Default(), gojit.FromUint8, data, shape)
+}
 
 // FromBool is FromFloat32 for bool data.
 func FromBool(data []bool, shape ...int) *Tensor { return from(Default(), gojit.FromBool, data, shape) }
@@ -186,7 +192,7 @@ func read[T any](t *Tensor, dt gojit.DType, get func(*gojit.Array) []T) ([]T, er
 		return nil, err
 	}
 	if a.DType() != dt {
-		return nil, fmt.Errorf("lazy: %s: tensor is %s, not %s", callerPos(2), a.DType(), dt)
+		return nil, fmt.Errorf("lazy: %s: tensor is %s, not %s", userPos(), a.DType(), dt)
 	}
 	return slices.Clone(get(a)), nil
 }
@@ -222,7 +228,7 @@ func (t *Tensor) Item() (float64, error) {
 		return 0, err
 	}
 	if a.Size() != 1 {
-		return 0, fmt.Errorf("lazy: %s: Item of a tensor of shape %v (want one element)", callerPos(1), a.Shape())
+		return 0, fmt.Errorf("lazy: %s: Item of a tensor of shape %v (want one element)", userPos(), a.Shape())
 	}
 	switch d := a.Data().(type) {
 	case []float32:
@@ -264,7 +270,7 @@ func (t *Tensor) Free() {
 		g.res[t.v] = nil // what remains of the retired graph no longer needs it
 	}
 	t.arr, t.t, t.gen = nil, nil, nil
-	t.err = fmt.Errorf("%s: %w", callerPos(2), errFreed)
+	t.err = fmt.Errorf("%s: %w", userPos(), errFreed)
 }
 
 // DType returns t's element type.
