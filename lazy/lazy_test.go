@@ -92,3 +92,5 @@ func TestChainAndReuse(t *testing.T) {
 		t.Fatalf("sum: got %v, want %v", s, want)
 	}
 }
+
+func float32Sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }
