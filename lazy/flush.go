@@ -181,13 +181,15 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 	if err != nil {
 		return err
 	}
+	refs := make(map[*gojit.Array]*bufRef, len(outs))
 	for j, v := range outs {
 		g.setRes(v, run.outs[j])
+		refs[run.outs[j]] = run.refs[j]
 	}
 	for _, h := range g.handles {
 		if h.t.gen == g {
 			if a := g.resident(h.v); a != nil && h.t.arr == nil {
-				h.t.arr = a
+				h.t.arr, h.t.buf = a, refs[a]
 				residentAdd(h.t, a)
 			}
 		}

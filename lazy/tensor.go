@@ -27,6 +27,7 @@ type Tensor struct {
 	t   *gojit.Tensor // the recording core's tensor
 	v   ir.Value      // t's node in gen
 	arr *gojit.Array  // the value, once computed
+	buf *bufRef       // arr's buffer, when it may be recycled
 	err error
 }
 
@@ -69,7 +70,15 @@ func (c *Context) FromArray(a *gojit.Array) *Tensor {
 func from[T any](c *Context, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *Tensor {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.fromArray(wrap(slices.Clone(data), shape...))
+	chk := wrap(data, shape...) // validates the shape, without copying
+	if chk.Err() != nil {
+		return c.fromArray(chk)
+	}
+	a, ref := newArray(chk.DType(), chk.Shape())
+	copy(a.Data().([]T), data)
+	t := c.fromArray(a)
+	t.buf = ref
+	return t
 }
 
 // FromFloat32 returns a tensor of the default Context holding a copy of
@@ -160,6 +169,22 @@ func (t *Tensor) Array() (*gojit.Array, error) {
 	c := t.ctx
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	a, err := c.materialize(t)
+	if t.buf != nil {
+		t.buf.exposed.Store(true) // the user may keep its memory
+	}
+	return a, err
+}
+
+// value computes t and returns its value for lazy's own reads, which copy
+// what they return.
+func (t *Tensor) value() (*gojit.Array, error) {
+	if t == nil || t.ctx == nil {
+		return t.Array()
+	}
+	c := t.ctx
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	return c.materialize(t)
 }
 
@@ -187,7 +212,7 @@ func (c *Context) reported(err error) {
 }
 
 func read[T any](t *Tensor, dt gojit.DType, get func(*gojit.Array) []T) ([]T, error) {
-	a, err := t.Array()
+	a, err := t.value()
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +248,7 @@ func (t *Tensor) Bool() ([]bool, error) { return read(t, gojit.Bool, (*gojit.Arr
 // Item computes t, which must have exactly one element, and returns it as
 // a float64 (Bool as 0 or 1).
 func (t *Tensor) Item() (float64, error) {
-	a, err := t.Array()
+	a, err := t.value()
 	if err != nil {
 		return 0, err
 	}
