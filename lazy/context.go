@@ -352,7 +352,10 @@ func (c *Context) uses(ts []*Tensor) []*gojit.Tensor {
 	return out
 }
 
-// recordAll is record for an op with several results.
+// recordAll is record for an op with several results; genops uses it
+// for ops that return []*Tensor.
+//
+//lint:ignore U1000 used by generated wrappers once such an op exists.
 func (c *Context) recordAll(rs []*gojit.Tensor, operands ...*Tensor) []*Tensor {
 	out := make([]*Tensor, len(rs))
 	for i, r := range rs {

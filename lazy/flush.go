@@ -3,7 +3,6 @@ package lazy
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"slices"
@@ -325,13 +324,4 @@ func key(buf []byte, sub *ir.Graph, shapes bool) []byte {
 		u(uint64(o))
 	}
 	return buf
-}
-
-// site names where node v of g was recorded.
-func site(g *generation, v ir.Value) string {
-	pos, call := lazycore.H.Site(g.tr, v)
-	if call == "" {
-		call = g.g.Nodes[v].Op.String()
-	}
-	return fmt.Sprintf("%s (%s)", pos, call)
 }

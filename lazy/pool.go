@@ -16,7 +16,7 @@ import (
 // Array is never recycled: the user may keep its slices.
 
 const (
-	recycleMin    = 64 << 10  // smaller buffers are cheap to allocate
+	recycleMin    = 32 << 10  // smaller buffers are cheap to allocate (not large objects)
 	poolMaxBytes  = 256 << 20 // the pool's total size
 	poolMaxPerKey = 4
 )
