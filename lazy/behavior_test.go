@@ -2,6 +2,8 @@ package lazy
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"errors"
 	"log/slog"
 	"math"
@@ -320,5 +322,27 @@ func TestStatsExplainMiss(t *testing.T) {
 	}
 	if s.Flushes() == 0 || s.MaxOpsPerFlush < s.MinOpsPerFlush || s.AvgOpsPerFlush <= 0 || s.HitRate() < 0 || s.HitRate() > 1 {
 		t.Fatalf("inconsistent stats: %+v", s)
+	}
+}
+
+// GOJIT_LOG=lazy, read by the root package's logger setup, logs each flush
+// to standard error. The variable is read once per process, so the check
+// runs in a child process.
+func TestEnvLogLazy(t *testing.T) {
+	if os.Getenv("LAZY_LOG_CHILD") == "1" {
+		x := FromFloat32([]float32{1, 2, 3})
+		if _, err := x.Sum().Item(); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestEnvLogLazy$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "LAZY_LOG_CHILD=1", "GOJIT_LOG=lazy")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "lazy: flush") || !strings.Contains(string(out), "reason=read") || !lineRE.MatchString(string(out)) {
+		t.Fatalf("GOJIT_LOG=lazy did not log the flush with its reason and line:\n%s", out)
 	}
 }
