@@ -346,3 +346,43 @@ func TestEnvLogLazy(t *testing.T) {
 		t.Fatalf("GOJIT_LOG=lazy did not log the flush with its reason and line:\n%s", out)
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	c := newCtx(t)
+	x := c.FromInt32([]int32{1, 2, 3, 4, 5, 6}, 2, 3)
+	y := x.Mul(Scalar(2)).Transpose()
+	if y.DType() != gojit.Int32 || !slicesEqual(y.Shape(), []int{3, 2}) || y.Rank() != 2 {
+		t.Fatalf("y: %s %v rank %d", y.DType(), y.Shape(), y.Rank())
+	}
+	if s := y.String(); s != "lazy.Tensor(i32[3,2] pending)" {
+		t.Fatalf("String() = %q", s)
+	}
+	got, err := y.Int32()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slicesEqual(got, []int32{2, 8, 4, 10, 6, 12}) {
+		t.Fatalf("y = %v", got)
+	}
+	if s := y.String(); s != "lazy.Tensor(i32[3,2] computed)" {
+		t.Fatalf("String() = %q", s)
+	}
+	if _, err := y.Float32(); err == nil {
+		t.Fatal("Float32 of an Int32 tensor did not fail")
+	}
+	if _, err := y.Item(); err == nil {
+		t.Fatal("Item of 6 elements did not fail")
+	}
+}
+
+func slicesEqual[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

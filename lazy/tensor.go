@@ -298,8 +298,18 @@ func (t *Tensor) Free() {
 	t.err = fmt.Errorf("%s: %w", userPos(), errFreed)
 }
 
+// lock locks t's Context, if it has one, and returns the unlock.
+func (t *Tensor) lock() func() {
+	if t == nil || t.ctx == nil {
+		return func() {}
+	}
+	t.ctx.mu.Lock()
+	return t.ctx.mu.Unlock
+}
+
 // DType returns t's element type.
 func (t *Tensor) DType() gojit.DType {
+	defer t.lock()()
 	switch {
 	case t == nil:
 		return gojit.Float32
@@ -311,6 +321,7 @@ func (t *Tensor) DType() gojit.DType {
 
 // Shape returns t's shape ([] for a scalar).
 func (t *Tensor) Shape() []int {
+	defer t.lock()()
 	switch {
 	case t == nil:
 		return []int{}
@@ -334,10 +345,13 @@ func (t *Tensor) String() string {
 		return "lazy.Tensor(<error>)"
 	case t.ctx == nil:
 		return "lazy." + t.t.String()
-	case t.arr != nil:
-		return fmt.Sprintf("lazy.Tensor(%s%v computed)", t.arr.DType(), ir.Shape(t.arr.Shape()))
 	}
-	return fmt.Sprintf("lazy.Tensor(%s%v pending)", t.DType(), ir.Shape(t.Shape()))
+	dt, shape := t.DType(), t.Shape()
+	defer t.lock()()
+	if t.arr != nil {
+		return fmt.Sprintf("lazy.Tensor(%s%v computed)", dt, ir.Shape(shape))
+	}
+	return fmt.Sprintf("lazy.Tensor(%s%v pending)", dt, ir.Shape(shape))
 }
 
 // Resident values: counted for Stats, and their count decremented by a
