@@ -2,11 +2,11 @@ package lazy
 
 import (
 	"bytes"
-	"os"
-	"os/exec"
 	"errors"
 	"log/slog"
 	"math"
+	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"

@@ -275,9 +275,9 @@ func (t *Tensor) Item() (float64, error) {
 	return 0, fmt.Errorf("lazy: Item: unexpected data %T", a.Data())
 }
 
-// Free releases t. Pending tensors that need t are computed first (a
-// flush, reason "free") so that its memory can go now; using t afterwards
-// is an error.
+// Free releases t. Pending tensors of the current pending graph that need
+// t are computed first (a flush, reason "free"), so that the memory goes
+// as soon as nothing else refers to it; using t afterwards is an error.
 func (t *Tensor) Free() {
 	if t == nil || t.ctx == nil {
 		return
@@ -290,9 +290,6 @@ func (t *Tensor) Free() {
 	}
 	if g := t.gen; g != nil && g == c.gen && !g.retired && c.hasUsers(g, t.v) {
 		c.flushFree(t)
-	}
-	if g := t.gen; g != nil && g.resident(t.v) != nil && g.retired {
-		g.res[t.v] = nil // what remains of the retired graph no longer needs it
 	}
 	t.arr, t.t, t.gen = nil, nil, nil
 	t.err = fmt.Errorf("%s: %w", userPos(), errFreed)
