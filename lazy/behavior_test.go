@@ -386,3 +386,24 @@ func slicesEqual[T comparable](a, b []T) bool {
 	}
 	return true
 }
+
+// The engine's cache may evict a kernel lazy holds; the next batch
+// rebuilds it (from the disk cache when possible) and stays correct.
+func TestEvictedKernelIsRebuilt(t *testing.T) {
+	c := newCtx(t)
+	run := func() float64 {
+		x := c.FromFloat32([]float32{1, 2, 3, 4})
+		v, err := x.Mul(x).Add(Scalar(0.5)).Sum().Item()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if v := run(); v != 32 {
+		t.Fatalf("got %v, want 32", v)
+	}
+	gojit.PurgeCache()
+	if v := run(); v != 32 {
+		t.Fatalf("after eviction: got %v, want 32", v)
+	}
+}

@@ -170,6 +170,10 @@ func (c *Context) build(sub *ir.Graph, exact string, gen *generation) (*kernel, 
 		}
 	}
 	kcache.exact[exact] = k
+	if len(kcache.shapeless) > maxKernels || len(kcache.warned) > maxKernels {
+		clear(kcache.shapeless) // families start again; kernels stay
+		clear(kcache.warned)
+	}
 	stats.compileNanos.Add(int64(time.Since(start)))
 	return k, how, nil
 }

@@ -213,12 +213,15 @@ func (g *generation) importNode(src *generation, v ir.Value) ir.Value {
 // enter locks and returns the Context of an op's operands: the first one
 // that has a Context, or the default one.
 func enter(ts ...*Tensor) *Context {
-	c := Default()
+	var c *Context
 	for _, t := range ts {
 		if t != nil && t.ctx != nil {
 			c = t.ctx
 			break
 		}
+	}
+	if c == nil {
+		c = Default()
 	}
 	c.mu.Lock()
 	c.foreign = nil
