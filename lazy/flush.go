@@ -176,6 +176,9 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 		return nil
 	}
 	sub, outs, ins := c.extract(g, targets, cut)
+	if len(outs) == 0 {
+		return nil // every target was already computed
+	}
 	run, err := c.runGraph(sub, ins, g)
 	if err != nil {
 		return err
@@ -189,7 +192,6 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 		if h.t.gen == g {
 			if a := g.resident(h.v); a != nil && h.t.arr == nil {
 				h.t.arr, h.t.buf = a, refs[a]
-				residentAdd(h.t, a)
 			}
 		}
 	}

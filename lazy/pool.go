@@ -21,6 +21,9 @@ const (
 	poolMaxPerKey = 4
 )
 
+// resident counts the large buffers still reachable (for Stats).
+var resident struct{ n, bytes atomic.Int64 }
+
 // bufRef marks a recycled buffer that the user has seen.
 type bufRef struct{ exposed atomic.Bool }
 
@@ -60,7 +63,12 @@ func newArray(dt gojit.DType, shape []int) (*gojit.Array, *bufRef) {
 		a = gojit.New(dt, shape...)
 	}
 	ref := &bufRef{}
+	size := int64(n * dt.Size())
+	resident.n.Add(1)
+	resident.bytes.Add(size)
 	runtime.AddCleanup(a, func(r recycled) {
+		resident.n.Add(-1)
+		resident.bytes.Add(-int64(r.key.n * r.key.dt.Size()))
 		if !r.ref.exposed.Load() {
 			poolPut(r.key, r.data)
 		}

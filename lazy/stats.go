@@ -87,8 +87,9 @@ type Statistics struct {
 	// LastMiss says what differed between the last missed batch and the
 	// nearest graph compiled before it ("first batch" for the first).
 	LastMiss string
-	// ResidentValues and ResidentBytes count the computed values and
-	// host inputs held by tensors not yet garbage collected.
+	// ResidentValues and ResidentBytes count the large buffers (32 KiB
+	// and more: batch outputs and host-input copies) not yet garbage
+	// collected; runtime.AddCleanup counts them down and recycles them.
 	ResidentValues, ResidentBytes int64
 }
 

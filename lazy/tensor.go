@@ -3,9 +3,7 @@ package lazy
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync/atomic"
 
 	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/ir"
@@ -47,7 +45,6 @@ func (c *Context) fromArray(a *gojit.Array) *Tensor {
 	}
 	h := &Tensor{ctx: c, gen: g, t: t, v: v, arr: a}
 	stats.inputs.Add(1)
-	residentAdd(h, a)
 	return h
 }
 
@@ -349,18 +346,4 @@ func (t *Tensor) String() string {
 		return fmt.Sprintf("lazy.Tensor(%s%v computed)", dt, ir.Shape(shape))
 	}
 	return fmt.Sprintf("lazy.Tensor(%s%v pending)", dt, ir.Shape(shape))
-}
-
-// Resident values: counted for Stats, and their count decremented by a
-// cleanup when the tensor holding them becomes unreachable.
-var resident struct{ n, bytes atomic.Int64 }
-
-func residentAdd(t *Tensor, a *gojit.Array) {
-	n := int64(a.Size() * a.DType().Size())
-	resident.n.Add(1)
-	resident.bytes.Add(n)
-	runtime.AddCleanup(t, func(n int64) {
-		resident.n.Add(-1)
-		resident.bytes.Add(-n)
-	}, n)
 }
