@@ -40,6 +40,9 @@ type Context struct {
 	stamp   uint32
 	keybuf  []byte
 	posOf   []ir.Value // per node of the graph being flushed: its node in gen
+	outMark []uint32   // per node of gen: stamp of the flush that stores it
+	remap   []ir.Value // per node of gen: its node in the graph being flushed
+	stack   []ir.Value
 	foreign error      // an operand of another Context in the op being recorded
 	// unreported are errors of ops recorded since the last Sync that no
 	// read has returned yet.
@@ -159,8 +162,13 @@ func (g *generation) resident(v ir.Value) *gojit.Array {
 }
 
 func (g *generation) setRes(v ir.Value, a *gojit.Array) {
-	for len(g.res) <= int(v) {
-		g.res = append(g.res, nil)
+	if int(v) >= len(g.res) {
+		if int(v) >= cap(g.res) {
+			res := make([]*gojit.Array, int(v)+1, 2*int(v)+16)
+			copy(res, g.res)
+			g.res = res
+		}
+		g.res = g.res[:int(v)+1]
 	}
 	g.res[v] = a
 }

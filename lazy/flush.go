@@ -213,14 +213,18 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 	nodes := g.g.Nodes
 	if len(c.mark) < len(nodes) {
 		c.mark = make([]uint32, len(nodes)+len(nodes)/2)
+		c.outMark = make([]uint32, len(c.mark))
+		c.remap = make([]ir.Value, len(c.mark))
 	}
 	c.stamp++
 	if c.stamp == 0 {
 		clear(c.mark)
+		clear(c.outMark)
 		c.stamp = 1
 	}
-	st, mark := c.stamp, c.mark
-	stack := append([]ir.Value(nil), targets...)
+	st, mark, outMark, remap := c.stamp, c.mark, c.outMark, c.remap
+	stack := append(c.stack[:0], targets...)
+	count, nargs := 0, 0
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -228,15 +232,17 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 			continue
 		}
 		mark[v] = st
+		count++
 		if g.resident(v) == nil {
 			stack = append(stack, nodes[v].Args...)
+			nargs += len(nodes[v].Args)
 		}
 	}
+	c.stack = stack
 	// A computed node used by a node this flush does not compute is
 	// stored, so that nothing is computed twice.
-	isOut := make(map[ir.Value]bool, len(targets))
 	for _, v := range targets {
-		isOut[v] = true
+		outMark[v] = st
 	}
 	for i := range nodes {
 		if mark[i] == st && g.resident(ir.Value(i)) == nil {
@@ -244,14 +250,17 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 		}
 		for _, a := range nodes[i].Args {
 			if mark[a] == st && g.resident(a) == nil {
-				isOut[a] = true
+				outMark[a] = st
 			}
 		}
 	}
-	sub := &ir.Graph{}
-	remap := make(map[ir.Value]ir.Value, 16)
+	sub := &ir.Graph{Nodes: make([]ir.Node, 0, count)}
+	args := make([]ir.Value, 0, nargs)
 	var ins []*gojit.Array
 	var outs []ir.Value
+	if len(c.posOf) < count {
+		c.posOf = make([]ir.Value, count+count/2)
+	}
 	for i := range cut {
 		v := ir.Value(i)
 		if mark[i] != st {
@@ -263,29 +272,23 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 			sub.Params = append(sub.Params, ir.Value(len(sub.Nodes)))
 			ins = append(ins, a)
 		} else {
-			args := make([]ir.Value, len(n.Args))
-			for k, a := range n.Args {
-				args[k] = remap[a]
+			k := len(args)
+			for _, a := range n.Args {
+				args = append(args, remap[a])
 			}
-			n.Args = args
+			n.Args = args[k:len(args):len(args)]
 			n.Pos, n.Call = "", ""
-			if isOut[v] {
+			if outMark[i] == st {
 				outs = append(outs, v)
 			}
 		}
 		remap[v] = ir.Value(len(sub.Nodes))
+		c.posOf[len(sub.Nodes)] = v // where the user recorded it, for the engine's errors
 		sub.Nodes = append(sub.Nodes, n)
 	}
-	for _, v := range outs {
-		sub.Outputs = append(sub.Outputs, remap[v])
-	}
-	// Positions, for errors of the engine: where the user recorded each
-	// node.
-	if len(c.posOf) < len(sub.Nodes) {
-		c.posOf = make([]ir.Value, len(sub.Nodes))
-	}
-	for v, nv := range remap {
-		c.posOf[nv] = v
+	sub.Outputs = make([]ir.Value, len(outs))
+	for j, v := range outs {
+		sub.Outputs[j] = remap[v]
 	}
 	return sub, outs, ins
 }
