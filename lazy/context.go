@@ -43,7 +43,7 @@ type Context struct {
 	outMark []uint32   // per node of gen: stamp of the flush that stores it
 	remap   []ir.Value // per node of gen: its node in the graph being flushed
 	stack   []ir.Value
-	foreign error      // an operand of another Context in the op being recorded
+	foreign error // an operand of another Context in the op being recorded
 	// unreported are errors of ops recorded since the last Sync that no
 	// read has returned yet.
 	unreported []error
