@@ -407,3 +407,25 @@ func TestEvictedKernelIsRebuilt(t *testing.T) {
 		t.Fatalf("after eviction: got %v, want 32", v)
 	}
 }
+
+func TestBatchSizeOptionAndEnv(t *testing.T) {
+	if _, err := NewContext(WithBatchSize(0)); err == nil {
+		t.Fatal("WithBatchSize(0) accepted")
+	}
+	if _, err := NewContext(nil); err == nil {
+		t.Fatal("a nil option accepted")
+	}
+	t.Setenv(EnvBatchSize, "3")
+	c := newCtx(t)
+	before := Stats().FlushBatch
+	x := c.FromFloat32([]float32{1})
+	for range 4 {
+		x = x.Neg()
+	}
+	if Stats().FlushBatch == before {
+		t.Fatalf("%s=3: no batch-size flush after 4 ops", EnvBatchSize)
+	}
+	if v, err := x.Item(); err != nil || v != 1 {
+		t.Fatalf("x = %v, %v", v, err)
+	}
+}

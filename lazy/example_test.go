@@ -123,3 +123,49 @@ func syntheticData(n, d int) (X, y []float32) {
 	}
 	return X, y
 }
+
+// Each goroutine records into its own Context; tensors of one Context
+// never mix with another's.
+func ExampleNewContext() {
+	results := make([]float64, 3)
+	done := make(chan struct{})
+	for i := range results {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			c, err := lazy.NewContext(lazy.WithBatchSize(64))
+			if err != nil {
+				panic(err)
+			}
+			x := c.FromFloat32([]float32{1, 2, 3})
+			results[i], err = x.Mul(lazy.Scalar(float64(i + 1))).Sum().Item()
+			if err != nil {
+				panic(err)
+			}
+		}()
+	}
+	for range results {
+		<-done
+	}
+	fmt.Println(results)
+	// Output: [6 12 18]
+}
+
+// Stats explain what lazy did: here, the second iteration of a loop
+// found its batch in the cache.
+func ExampleStats() {
+	c, _ := lazy.NewContext()
+	before := lazy.Stats()
+	for i := range 2 {
+		x := c.FromFloat64([]float64{1, 2, 3, float64(i)})
+		if _, err := x.Exp().Log().Sub(x).Abs().Max().Item(); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	s := lazy.Stats()
+	fmt.Println("read flushes:", s.FlushRead-before.FlushRead)
+	fmt.Println("cache hits:", s.CacheHits-before.CacheHits)
+	// Output:
+	// read flushes: 2
+	// cache hits: 1
+}
