@@ -17,9 +17,11 @@ import (
 
 func init() {
 	lazycore.H = lazycore.Hooks{
-		NewTracer: func() (any, *ir.Graph) {
+		NewTracer: func(capacity int) (any, *ir.Graph) {
 			tr := newTracer()
 			tr.params = true // constant-only tensors are copied in, as in a trace
+			tr.g.Nodes = make([]ir.Node, 0, capacity)
+			tr.pcs = make([][6]uintptr, 0, capacity)
 			return tr, &tr.g
 		},
 		Param:   lazyParam,

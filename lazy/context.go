@@ -147,8 +147,14 @@ type importKey struct {
 // cur returns the pending generation, starting one if needed.
 func (c *Context) cur() *generation {
 	if c.gen == nil || c.gen.retired {
-		tr, g := lazycore.H.NewTracer()
-		c.gen = &generation{tr: tr, g: g}
+		// Room for as many nodes as the last pending graph had: a loop
+		// makes graphs of one size.
+		size := 16
+		if c.gen != nil {
+			size = max(size, min(len(c.gen.g.Nodes)+len(c.gen.g.Nodes)/4, c.batch+8))
+		}
+		tr, g := lazycore.H.NewTracer(size)
+		c.gen = &generation{tr: tr, g: g, res: make([]*gojit.Array, 0, size)}
 	}
 	return c.gen
 }

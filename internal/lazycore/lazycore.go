@@ -21,9 +21,10 @@ import (
 
 // Hooks are the functions the root package registers (see H).
 type Hooks struct {
-	// NewTracer starts a trace for lazy recording and returns it with
-	// its graph, which grows as ops are recorded into it.
-	NewTracer func() (tracer any, g *ir.Graph)
+	// NewTracer starts a trace for lazy recording, with room for about
+	// capacity nodes, and returns it with its graph, which grows as ops
+	// are recorded into it.
+	NewTracer func(capacity int) (tracer any, g *ir.Graph)
 	// Param adds an input of the given dtype and shape to tracer,
 	// positioned at the caller's caller, and returns its *gojit.Tensor.
 	Param func(tracer any, dt ir.DType, shape ir.Shape) any
