@@ -144,6 +144,26 @@ func returnsTensor(fn *ast.FuncDecl) bool {
 	return r != nil && len(r.List) == 1 && len(r.List[0].Names) <= 1 && (isTensorPtr(r.List[0].Type) || isTensorSlice(r.List[0].Type))
 }
 
+// tensorResults is the number of results when fn returns only *Tensor
+// values (two or more, as TopK's values and indices), else 0.
+func tensorResults(fn *ast.FuncDecl) int {
+	r := fn.Type.Results
+	if r == nil {
+		return 0
+	}
+	n := 0
+	for _, f := range r.List {
+		if !isTensorPtr(f.Type) {
+			return 0
+		}
+		n += max(len(f.Names), 1)
+	}
+	if n < 2 {
+		return 0
+	}
+	return n
+}
+
 // typeText writes a root-package type as package lazy spells it: *Tensor
 // stays lazy's, other exported root types get "gojit.".
 func typeText(e ast.Expr) (string, bool) {
@@ -163,10 +183,14 @@ func typeText(e ast.Expr) (string, bool) {
 		s, ok := typeText(t.X)
 		return "*" + s, ok
 	case *ast.ArrayType:
-		if t.Len != nil {
-			return "", false
-		}
 		s, ok := typeText(t.Elt)
+		if t.Len != nil {
+			lit, isLit := t.Len.(*ast.BasicLit)
+			if !isLit {
+				return "", false // a named length would need qualifying
+			}
+			return "[" + lit.Value + "]" + s, ok
+		}
 		return "[]" + s, ok
 	case *ast.Ellipsis:
 		s, ok := typeText(t.Elt)
@@ -185,6 +209,9 @@ type param struct {
 func params(fl *ast.FieldList) ([]param, string) {
 	var ps []param
 	for i, f := range fl.List {
+		if _, ok := f.Type.(*ast.FuncType); ok {
+			return nil, fmt.Sprintf("callback parameter %s: its function would receive gojit tensors of a region, which lazy does not wrap yet", exprString(f.Type))
+		}
 		typ, ok := typeText(f.Type)
 		if !ok {
 			return nil, fmt.Sprintf("parameter type %s is not supported", exprString(f.Type))
@@ -271,8 +298,9 @@ func signature(ps []param) string {
 }
 
 func wrapMethod(b *bytes.Buffer, fn *ast.FuncDecl) string {
-	if !returnsTensor(fn) {
-		return "its results are not *Tensor or []*Tensor"
+	multi := tensorResults(fn)
+	if !returnsTensor(fn) && multi == 0 {
+		return "its results are not *Tensor, several *Tensor or []*Tensor"
 	}
 	ps, why := params(fn.Type.Params)
 	if why != "" {
@@ -286,6 +314,23 @@ func wrapMethod(b *bytes.Buffer, fn *ast.FuncDecl) string {
 	}
 	name := fn.Name.Name
 	args, enterArgs, recordArgs, pre := call(ps, recv)
+	if multi > 0 {
+		var rs, recs, types []string
+		for i := range multi {
+			rs = append(rs, fmt.Sprintf("r%d", i))
+			recs = append(recs, fmt.Sprintf("c.record(r%d, %s)", i, recordArgs))
+			types = append(types, "*Tensor")
+		}
+		var body bytes.Buffer
+		fmt.Fprintf(&body, "\tc := enter(%s)\n\tdefer c.mu.Unlock()\n", enterArgs)
+		for _, p := range pre {
+			body.WriteString("\t" + p + "\n")
+		}
+		fmt.Fprintf(&body, "\t%s := c.use(%s).%s(%s)\n\treturn %s\n", strings.Join(rs, ", "), recv, name, args, strings.Join(recs, ", "))
+		doc(b, name, "gojit.Tensor."+name, fn)
+		fmt.Fprintf(b, "func (%s *Tensor) %s(%s) (%s) {\n%s}\n\n", recv, name, signature(ps), strings.Join(types, ", "), body.String())
+		return ""
+	}
 	res, rec := "*Tensor", "c.record"
 	if isTensorSlice(fn.Type.Results.List[0].Type) {
 		res, rec = "[]*Tensor", "c.recordAll"
