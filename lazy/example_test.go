@@ -53,21 +53,34 @@ func reference(a, b []float32, n int) float64 {
 }
 
 // A training loop written step by step: logistic regression with
-// hand-written gradients, 200 steps. It records its ops, which flush
-// when the pending graph reaches the batch size and when the weights are
-// read, and it reaches the same weights as the same step compiled with
+// hand-written gradients, 200 steps. Its ops flush when the pending graph
+// reaches the batch size and when the loss and the weights are read at the
+// end, and it reaches the same weights as the same step compiled with
 // gojit.Compile.
 func Example_logisticRegression() {
 	const n, d, steps, lr = 256, 3, 200, 0.5
 	X, y := syntheticData(n, d)
 
-	// Lazily.
-	xs, ys := lazy.FromFloat32(X, n, d), lazy.FromFloat32(y, n, 1)
-	w := lazy.Full(gojit.Float32, 0, d, 1)
+	// Lazily. Batches of 32 nodes (about four steps) keep the kernels
+	// small; the default batch size suits longer-running loops.
+	c, err := lazy.NewContext(lazy.WithBatchSize(32))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	xs, ys := c.FromFloat32(X, n, d), c.FromFloat32(y, n, 1)
+	w := c.Full(gojit.Float32, 0, d, 1)
+	var p *lazy.Tensor
 	for range steps {
-		p := xs.MatMul(w).Sigmoid()
+		p = xs.MatMul(w).Sigmoid()
 		grad := xs.Transpose().MatMul(p.Sub(ys)).Mul(lazy.Scalar(1.0 / n))
 		w = w.Sub(grad.Mul(lazy.Scalar(lr)))
+	}
+	one := lazy.Scalar(1)
+	loss, err := ys.Mul(p.Log()).Add(one.Sub(ys).Mul(one.Sub(p).Log())).Mean().Neg().Item()
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
 	lazyW, err := w.Float32()
 	if err != nil {
@@ -99,8 +112,9 @@ func Example_logisticRegression() {
 	for i, v := range wa.Float32() {
 		same = same && math.Abs(float64(v-lazyW[i])) <= 1e-5*math.Max(1, math.Abs(float64(v)))
 	}
-	fmt.Printf("weights %.2f\nsame as gojit.Compile: %v\n", lazyW, same)
+	fmt.Printf("loss %.3f\nweights %.2f\nsame as gojit.Compile: %v\n", loss, lazyW, same)
 	// Output:
+	// loss 0.452
 	// weights [1.27 -1.57 0.79]
 	// same as gojit.Compile: true
 }
