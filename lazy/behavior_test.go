@@ -210,7 +210,7 @@ func TestFallbackToInterpreter(t *testing.T) {
 // pattern that does not depend on the loop's offset, so from the second
 // cut on every batch is a cache hit.
 func TestStraddlingPatternHitsTheCache(t *testing.T) {
-	for _, batch := range []int{10, 16, 23} {
+	for _, batch := range []int{10, 16, 23, 40} {
 		c := newCtx(t, WithBatchSize(batch))
 		w := c.FromFloat32([]float32{0.5, -1, 2})
 		ref := []float32{0.5, -1, 2}
@@ -238,10 +238,15 @@ func TestStraddlingPatternHitsTheCache(t *testing.T) {
 				late += m
 			}
 		}
-		// The first batches start where the loop does; within a few cuts
-		// every batch is one seen before.
-		if total > 4 || late != 0 {
-			t.Fatalf("batch size %d: misses per iteration %v; want no miss after iteration 10 and at most 4 in all", batch, misses)
+		// The first batch starts where the loop does; the next ones start
+		// at the cut point of the pattern and repeat. A batch shorter
+		// than the pattern (13 nodes) takes a few more cuts to settle.
+		limit := int64(2)
+		if batch < 13 {
+			limit = 4
+		}
+		if total > limit || late != 0 {
+			t.Fatalf("batch size %d: misses per iteration %v; want no miss after iteration 10 and at most %d in all", batch, misses, limit)
 		}
 		t.Logf("batch %d: misses per iteration %v", batch, misses)
 		if Stats().FlushBatch == 0 {

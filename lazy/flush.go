@@ -128,8 +128,24 @@ func (c *Context) flushBatch() {
 			}
 		}
 	}
+	handles := g.handles
 	if err := c.flush(ReasonBatch, targets, cut); err != nil {
 		c.unreported = append(c.unreported, err)
+		return
+	}
+	// The nodes after the cut start the next pending graph, in the order
+	// they were recorded, so that it holds what a cut at the same point of
+	// the pattern always leaves: the next batch repeats too.
+	ng := c.cur()
+	for i := cut; i < len(nodes); i++ {
+		ng.importNode(g, ir.Value(i))
+	}
+	for _, h := range handles {
+		if h.t.gen == g && int(h.v) >= cut {
+			h.t.gen, h.t.v = ng, ng.imports[importKey{g, h.v}]
+			h.t.t = lazycore.H.Wrap(ng.tr, h.t.v).(*gojit.Tensor)
+			ng.handles = append(ng.handles, handleRef{h.t.v, h.t})
+		}
 	}
 }
 
