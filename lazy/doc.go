@@ -52,13 +52,19 @@
 // last op: it cuts after the node with the smallest structural hash (op,
 // dtype, shape, attributes and the distances to its operands; the latest
 // of equal ones). In a loop that repeats a pattern, that node sits at the
-// same point of the pattern every time, so every cut lands there, every
-// batch after the first few holds the same ops, and each is a cache hit,
-// whatever the pattern's length and the batch size. The values stored at a
-// cut are those a Tensor holds and those the ops after the cut use. A
-// loop with a read per iteration is simpler still: the read cuts at the
-// same point every iteration, and from the second iteration on every
-// batch is a cache hit.
+// same point of the pattern every time, so every cut lands there. The
+// nodes after the cut start the next pending graph, in the order they were
+// recorded, so every batch after the first (which starts where the loop
+// starts) holds the same ops and is a cache hit, whatever the pattern's
+// length and the batch size, provided the batch size is at least the
+// pattern's length (a shorter batch settles into a short cycle of batches
+// after a few cuts). The values stored at a cut are those a Tensor holds
+// and those the ops after the cut use. A loop with a read per iteration is
+// simpler still: the read cuts at the same point every iteration, and from
+// the second iteration on every batch is a cache hit.
+//
+// Ops that take Go callbacks (control flow, whose functions are traced as
+// regions) are not wrapped yet; every other op of gojit.Tensor is.
 //
 // # Signatures and the cache
 //
