@@ -128,6 +128,7 @@ type generation struct {
 	// the flush; nodes without one are pending.
 	res     []*gojit.Array
 	params  int // nodes that are inputs
+	carried int // nodes carried over from the last batch cut (the first ones)
 	handles []handleRef
 	arrays  map[*gojit.Array]ir.Value
 	imports map[importKey]ir.Value
@@ -309,6 +310,8 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 	h := &Tensor{ctx: c, gen: g, t: r, v: v}
 	g.handles = append(g.handles, handleRef{v, h})
 	stats.ops.Add(1)
+	// Nodes carried over from the last cut count: a batch then always
+	// spans the same stretch of a repeated pattern.
 	if len(g.g.Nodes)-g.params >= c.batch {
 		c.flushBatch()
 	}

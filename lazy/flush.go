@@ -106,8 +106,14 @@ func (c *Context) flushFree(t *Tensor) {
 func (c *Context) flushBatch() {
 	g := c.gen
 	nodes := g.g.Nodes
+	// Nodes carried over from the last cut are not candidates: their
+	// operands before the cut are inputs now, which changes their hash.
 	best, bestHash := -1, uint64(math.MaxUint64)
-	for i := range nodes {
+	start := g.carried
+	if start >= len(nodes) {
+		start = 0
+	}
+	for i := start; i < len(nodes); i++ {
 		if g.resident(ir.Value(i)) != nil {
 			continue
 		}
@@ -140,6 +146,7 @@ func (c *Context) flushBatch() {
 	for i := cut; i < len(nodes); i++ {
 		ng.importNode(g, ir.Value(i))
 	}
+	ng.carried = len(ng.g.Nodes)
 	for _, h := range handles {
 		if h.t.gen == g && int(h.v) >= cut {
 			h.t.gen, h.t.v = ng, ng.imports[importKey{g, h.v}]
@@ -149,9 +156,10 @@ func (c *Context) flushBatch() {
 	}
 }
 
-// structHash hashes node i's op, attributes and operands, naming operands
-// by distance (or, for inputs, by dtype and shape) so that the hash does
-// not depend on where the node sits in the graph.
+// structHash hashes node i's op, dtype, shape, attributes and constant,
+// and its operands' dtypes and shapes: not where they are, nor whether
+// they are inputs or pending, so that the hash of a node of a repeated
+// pattern is the same in every repetition, whatever the cuts before it.
 func structHash(g *generation, i int) uint64 {
 	n := &g.g.Nodes[i]
 	h := uint64(14695981039346656037)
@@ -164,17 +172,19 @@ func structHash(g *generation, i int) uint64 {
 		mix(uint64(d))
 	}
 	for _, a := range n.Args {
-		if g.resident(a) != nil {
-			an := &g.g.Nodes[a]
-			mix(1<<40 | uint64(an.DType))
-			for _, d := range an.Shape {
-				mix(uint64(d))
-			}
-			continue
+		an := &g.g.Nodes[a]
+		mix(1<<40 | uint64(an.DType))
+		for _, d := range an.Shape {
+			mix(uint64(d))
 		}
-		mix(uint64(i - int(a)))
 	}
 	for _, x := range n.Axes {
+		mix(uint64(x))
+	}
+	for _, x := range n.Starts {
+		mix(uint64(x))
+	}
+	for _, x := range n.Steps {
 		mix(uint64(x))
 	}
 	mix(math.Float64bits(n.Const.F) ^ uint64(n.Const.I))
