@@ -49,9 +49,9 @@
 // # Cut placement
 //
 // When the pending graph reaches the batch size, lazy does not cut at the
-// last op: it cuts after the node with the smallest structural hash (op,
-// dtype, shape, attributes and the distances to its operands; the latest
-// of equal ones). In a loop that repeats a pattern, that node sits at the
+// last op: it cuts after the node with the smallest structural hash (its
+// op, dtype, shape, attributes and constant, and its operands' dtypes and
+// shapes; the latest of equal ones). In a loop that repeats a pattern, that node sits at the
 // same point of the pattern every time, so every cut lands there. The
 // nodes after the cut start the next pending graph, in the order they were
 // recorded, so every batch after the first (which starts where the loop
