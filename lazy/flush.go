@@ -102,12 +102,12 @@ func (c *Context) flushFree(t *Tensor) {
 // cut goes after the node with the smallest structural hash (the latest of
 // equals) among those recorded: in a loop that repeats a pattern, that is
 // the same point of the pattern every time, so the batches repeat and hit
-// the cache however the pattern's length and the batch size relate.
+// the cache whenever a batch holds at least one repetition.
 func (c *Context) flushBatch() {
 	g := c.gen
 	nodes := g.g.Nodes
-	// Nodes carried over from the last cut are not candidates: their
-	// operands before the cut are inputs now, which changes their hash.
+	// Nodes carried over from the last cut are not candidates: cutting
+	// among them would leave most of the batch for the next one.
 	best, bestHash := -1, uint64(math.MaxUint64)
 	start := g.carried
 	if start >= len(nodes) {
