@@ -18,7 +18,7 @@ import (
 // DefaultBatchSize is how many graph nodes a Context records before it
 // flushes on its own (see the package documentation, "Cut placement").
 // It was chosen by measurement; docs/lazy.md gives the figures.
-const DefaultBatchSize = 256
+const DefaultBatchSize = 64
 
 // EnvBatchSize overrides DefaultBatchSize for contexts created without
 // WithBatchSize (GT2's GT_WORKER_BATCH_SIZE).
