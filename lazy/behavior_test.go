@@ -434,3 +434,42 @@ func TestBatchSizeOptionAndEnv(t *testing.T) {
 		t.Fatalf("x = %v, %v", v, err)
 	}
 }
+
+// A family sliced along its varying axis with fixed bounds: the engine
+// builds its dynamic kernel or, if the code depends on the size in a way
+// it does not support, lazy compiles each size; either way the results
+// are right and the log says which.
+func TestVaryingSizeSlicedAxis(t *testing.T) {
+	var log bytes.Buffer
+	c := newCtx(t, WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	before := Stats()
+	defer func() {
+		if t.Failed() || c.interpret || gojit.LLVMVersion() == "" {
+			return
+		}
+		s := Stats()
+		dyn, misses := s.DynamicKernels-before.DynamicKernels, s.CacheMisses-before.CacheMisses
+		refused := strings.Contains(log.String(), "no dynamic kernel")
+		if refused && (dyn != 0 || misses != 3) || !refused && (dyn != 1 || misses > 2) {
+			t.Fatalf("dynamic kernels %d, misses %d, refusal logged %v", dyn, misses, refused)
+		}
+	}()
+	for _, n := range []int{10, 12, 14} {
+		data := make([]float32, n*2)
+		for i := range data {
+			data[i] = float32(i)
+		}
+		x := c.FromFloat32(data, n, 2)
+		got, err := x.Slice([]int{3, 0}, []int{7, 2}).Sum().Item()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0.0
+		for i := 6; i < 14; i++ {
+			want += float64(i)
+		}
+		if got != want {
+			t.Fatalf("size %d: %v, want %v", n, got, want)
+		}
+	}
+}
