@@ -28,7 +28,10 @@ var kcache = struct {
 	// recent keeps the last graphs compiled, to explain a miss.
 	recent []*ir.Graph
 	warned map[string]bool
-}{exact: map[string]*kernel{}, shapeless: map[string]*family{}, warned: map[string]bool{}}
+	// building holds the batches being compiled; their channel closes
+	// when the build ends.
+	building map[string]chan struct{}
+}{exact: map[string]*kernel{}, shapeless: map[string]*family{}, warned: map[string]bool{}, building: map[string]chan struct{}{}}
 
 // maxKernels bounds the exact cache; the oldest half is forgotten when it
 // is full (the engine's cache may still hold their code).
@@ -53,6 +56,7 @@ type family struct {
 	param  int // the input whose leading dimension is the size
 	exe    atomic.Pointer[runtime.Executable]
 	failed bool // BuildDynamic refused the pair: compile each size
+	trying bool // a Context is building the dynamic kernel
 }
 
 // compileHook, when set (by tests), runs before every compile; an error
@@ -99,63 +103,105 @@ func (c *Context) runGraph(sub *ir.Graph, ins []*gojit.Array, g *generation) (ru
 
 // build compiles sub (a miss): the family's dynamic kernel when this is
 // its second size, else a kernel for this graph, else (if compiling fails)
-// the interpreter.
+// the interpreter. The cache is not locked while compiling: other
+// Contexts keep flushing, and those that need the same batch wait for it.
 func (c *Context) build(sub *ir.Graph, exact string, gen *generation) (*kernel, string, error) {
 	start := time.Now()
 	sub = sub.Clone()
 	c.fillPositions(sub, gen)
 	skey := string(key(nil, sub, false))
 	kcache.Lock()
-	defer kcache.Unlock()
-	if k := kcache.exact[exact]; k != nil { // another Context built it meanwhile
-		stats.hits.Add(1)
-		return k, "hit", nil
+	for {
+		if k := kcache.exact[exact]; k != nil { // another Context built it meanwhile
+			kcache.Unlock()
+			stats.hits.Add(1)
+			return k, "hit", nil
+		}
+		wait, ok := kcache.building[exact]
+		if !ok {
+			break
+		}
+		kcache.Unlock()
+		<-wait
+		kcache.Lock()
+		if kcache.exact[exact] == nil { // its build failed: try ourselves
+			break
+		}
 	}
 	f := kcache.shapeless[skey]
 	k := &kernel{g: sub}
-	how := "miss"
-	b := 0
 	if f != nil && f.exe.Load() != nil {
-		b = leadingSize(sub, f.param)
-	}
-	if f != nil && f.exe.Load() != nil && predicts(f, sub, b) {
-		// A size of a family that already has its dynamic kernel.
-		k.dyn, k.size = f, b
-		k.exe.Store(f.exe.Load())
-		how = "dynamic"
-		stats.hits.Add(1)
-	} else {
-		stats.misses.Add(1)
-		stats.setLastMiss(explainMiss(sub))
-		p, b1, b2 := varying(f, sub)
-		if p >= 0 && !f.failed && f.g2 == nil && b1 >= 2 && b2 >= 2 && !c.interpret && gojit.LLVMVersion() != "" {
-			// The family's second size: one kernel for every size.
-			exe, err := c.buildDynamic(f.g1, sub, b1, b2)
-			if err == nil {
-				f.b1, f.g2, f.b2, f.param, b = b1, sub, b2, p, b2
-				f.exe.Store(exe)
-				k.dyn, k.size = f, b
-				k.exe.Store(exe)
-				stats.dynamic.Add(1)
-			} else {
-				f.failed = true
-				if l := c.log(); l != nil {
-					l.Debug("lazy: no dynamic kernel; compiling this size", "err", err)
-				}
-			}
+		if b := leadingSize(sub, f.param); predicts(f, sub, b) {
+			// A size of a family that already has its dynamic kernel.
+			k.dyn, k.size = f, b
+			k.exe.Store(f.exe.Load())
+			kcache.exact[exact] = k
+			kcache.Unlock()
+			stats.hits.Add(1)
+			return k, "dynamic", nil
 		}
-		if k.exe.Load() == nil {
-			exe, interp, err := c.buildStatic(sub, exact)
-			if err != nil {
-				return nil, "", err
-			}
-			k.exe.Store(exe)
-			k.interpreted = interp
-			if f == nil {
-				kcache.shapeless[skey] = &family{g1: sub}
+	}
+	stats.misses.Add(1)
+	stats.setLastMiss(explainMiss(sub))
+	done := make(chan struct{})
+	kcache.building[exact] = done
+	p, b1, b2 := varying(f, sub)
+	tryDynamic := p >= 0 && !f.failed && !f.trying && f.g2 == nil && b1 >= 2 && b2 >= 2 && !c.interpret && gojit.LLVMVersion() != ""
+	if tryDynamic {
+		f.trying = true
+	}
+	if f == nil {
+		f = &family{g1: sub}
+		kcache.shapeless[skey] = f
+	}
+	kcache.Unlock()
+
+	var dynExe *runtime.Executable
+	var dynErr error
+	if tryDynamic {
+		// The family's second size: one kernel for every size.
+		if dynExe, dynErr = c.buildDynamic(f.g1, sub, b1, b2); dynErr != nil {
+			if l := c.log(); l != nil {
+				l.Debug("lazy: no dynamic kernel; compiling this size", "err", dynErr)
 			}
 		}
 	}
+	var exe *runtime.Executable
+	var interp, warn bool
+	var err error
+	if dynExe == nil {
+		exe, interp, warn, err = c.buildStatic(sub)
+	}
+
+	kcache.Lock()
+	defer kcache.Unlock()
+	defer close(done)
+	delete(kcache.building, exact)
+	if tryDynamic {
+		f.trying = false
+		if dynExe != nil {
+			f.b1, f.g2, f.b2, f.param = b1, sub, b2, p
+			f.exe.Store(dynExe)
+			k.dyn, k.size = f, b2
+			exe = dynExe
+			stats.dynamic.Add(1)
+		} else {
+			f.failed = true
+		}
+	}
+	if warn && !kcache.warned[exact] {
+		kcache.warned[exact] = true
+		l := c.log()
+		if l == nil {
+			l = slogDefault()
+		}
+		l.Warn("lazy: compiling a batch failed; running it in the interpreter", "nodes", len(sub.Nodes), "err", err)
+	}
+	if exe == nil {
+		return nil, "", fmt.Errorf("lazy: %w", err)
+	}
+	k.exe.Store(exe)
+	k.interpreted = interp
 	kcache.recent = append(kcache.recent, sub)
 	if len(kcache.recent) > 64 {
 		kcache.recent = kcache.recent[len(kcache.recent)-64:]
@@ -175,37 +221,28 @@ func (c *Context) build(sub *ir.Graph, exact string, gen *generation) (*kernel, 
 		clear(kcache.warned)
 	}
 	stats.compileNanos.Add(int64(time.Since(start)))
-	return k, how, nil
+	return k, "miss", nil
 }
 
-// buildStatic compiles sub, falling back to the interpreter (with a
-// warning once per signature) if compiling fails.
-func (c *Context) buildStatic(sub *ir.Graph, exact string) (*runtime.Executable, bool, error) {
+// buildStatic compiles sub, falling back to the interpreter if compiling
+// fails; warn then says the fallback happened, and err why.
+func (c *Context) buildStatic(sub *ir.Graph) (exe *runtime.Executable, interp, warn bool, err error) {
 	lazycore.H.Setup()
 	opt := c.options()
-	var exe *runtime.Executable
-	err := errHook(sub)
+	err = errHook(sub)
 	if err == nil {
 		exe, err = runtime.Build(sub, opt)
 	}
 	if err == nil {
-		return exe, exe.Interpreted(), nil
-	}
-	if !kcache.warned[exact] {
-		kcache.warned[exact] = true
-		l := c.log()
-		if l == nil {
-			l = slogDefault()
-		}
-		l.Warn("lazy: compiling a batch failed; running it in the interpreter", "nodes", len(sub.Nodes), "err", err)
+		return exe, exe.Interpreted(), false, nil
 	}
 	stats.fallbacks.Add(1)
 	opt.Interpret = true
 	exe, ierr := runtime.Build(sub, opt)
 	if ierr != nil {
-		return nil, false, fmt.Errorf("lazy: %w", errors.Join(err, ierr))
+		return nil, false, false, errors.Join(err, ierr)
 	}
-	return exe, true, nil
+	return exe, true, true, err
 }
 
 func errHook(g *ir.Graph) error {

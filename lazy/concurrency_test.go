@@ -3,8 +3,11 @@ package lazy
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
+
+var concurrentRuns atomic.Int64
 
 // One Context per goroutine runs in parallel; goroutines sharing the
 // default Context take turns. Run with -race.
@@ -55,5 +58,48 @@ func TestContextsAcrossGoroutines(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// Contexts that need the same new batch at the same time compile it once:
+// the others wait for it, and the cache is not locked meanwhile.
+func TestConcurrentMissCompilesOnce(t *testing.T) {
+	const workers = 4
+	shift := float32(concurrentRuns.Add(1)) // a new pattern at every run (-count)
+	before := Stats()
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	got := make([]float64, workers)
+	errs := make([]error, workers)
+	for i := range workers {
+		c, err := NewContext()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := c.FromFloat32([]float32{1, 2, 3, 4})
+			y := x.Mul(Scalar(0.375)).Add(Scalar(float64(7.125 + shift))).Sqrt().Sum() // a pattern no other test uses
+			<-start
+			got[i], errs[i] = y.Item()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	want := 0.0
+	for _, v := range []float32{1, 2, 3, 4} {
+		want += float64(float32Sqrt(v*0.375 + 7.125 + shift))
+	}
+	for i := range workers {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if d := got[i] - want; d > 1e-5 || d < -1e-5 {
+			t.Fatalf("worker %d: %v, want %v", i, got[i], want)
+		}
+	}
+	if m := Stats().CacheMisses - before.CacheMisses; m != 1 {
+		t.Fatalf("%d misses for one batch needed by %d Contexts at once, want 1", m, workers)
 	}
 }
