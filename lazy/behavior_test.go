@@ -473,3 +473,39 @@ func TestVaryingSizeSlicedAxis(t *testing.T) {
 		}
 	}
 }
+
+func TestConstantsScalarsAndPackageOps(t *testing.T) {
+	c := newCtx(t)
+	// Weak scalars alone fold, as in gojit.
+	if v, err := Scalar(2).Add(Scalar(3)).Item(); err != nil || v != 5 {
+		t.Fatalf("Scalar(2)+Scalar(3) = %v, %v", v, err)
+	}
+	// Full and Iota make tensors of the Context; an invalid Full is an
+	// error naming the call and this file's line.
+	bad := c.Full(gojit.Int32, 2.5, 3)
+	if err := bad.Err(); err == nil || !strings.Contains(err.Error(), "Full") || !lineRE.MatchString(err.Error()) {
+		t.Fatalf("Full(Int32, 2.5).Err() = %v", err)
+	}
+	io := c.Iota(gojit.Int32, 0, 4)
+	x := c.FromInt32([]int32{5, -1, 7, 0})
+	// Where and Concat over a computed tensor (a retired graph) and
+	// pending ones.
+	if _, err := x.Sum().Item(); err != nil {
+		t.Fatal(err)
+	}
+	sel := Where(x.Greater(io), x, io.Neg())
+	cat := Concat(0, sel, io, x.Mul(Scalar(2)))
+	got, err := cat.Int32()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int32{5, -1, 7, -3, 0, 1, 2, 3, 10, -2, 14, 0}
+	if !slicesEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	// Promotion is gojit's: Int32 with a fractional weak scalar is
+	// Float32.
+	if dt := x.Mul(Scalar(0.5)).DType(); dt != gojit.Float32 {
+		t.Fatalf("Int32 * Scalar(0.5) is %s, want f32", dt)
+	}
+}
