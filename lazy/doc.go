@@ -40,7 +40,9 @@
 // Which values are unreachable is left to Go's garbage collector: a
 // flushed graph stays in memory only while pending tensors of it remain,
 // and resident values are released with the last Tensor holding them
-// (runtime.AddCleanup keeps Stats' resident counts). Deciding
+// (runtime.AddCleanup recycles large buffers once unreachable, and keeps
+// Stats' resident counts). A Sync or a batch-size cut therefore computes
+// every tensor recorded in its batch, dead or alive. Deciding
 // reachability per op at flush time would cost a weak pointer per op
 // (about 1 µs) or a collection per flush; lazy decides what a flush
 // computes from the recorded graph alone, so the same code always makes
