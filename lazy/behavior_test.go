@@ -509,3 +509,20 @@ func TestConstantsScalarsAndPackageOps(t *testing.T) {
 		t.Fatalf("Int32 * Scalar(0.5) is %s, want f32", dt)
 	}
 }
+
+func TestFromChecksShapeAndCopies(t *testing.T) {
+	c := newCtx(t)
+	if err := c.FromFloat32([]float32{1, 2, 3}, 2, 2).Err(); err == nil || !lineRE.MatchString(err.Error()) {
+		t.Fatalf("3 elements for shape [2,2]: %v", err)
+	}
+	big := make([]float32, 1<<15) // large enough to come from the buffer pool
+	for i := range big {
+		big[i] = 1
+	}
+	x := c.FromFloat32(big)
+	s := x.Sum()
+	big[0] = 1000 // FromFloat32 copied: the pending sum does not see it
+	if v, err := s.Item(); err != nil || v != 1<<15 {
+		t.Fatalf("sum = %v, %v; want %d", v, err, 1<<15)
+	}
+}

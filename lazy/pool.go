@@ -2,6 +2,7 @@ package lazy
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -55,25 +56,45 @@ func newArray(dt gojit.DType, shape []int) (*gojit.Array, *bufRef) {
 	if n*dt.Size() < recycleMin {
 		return gojit.New(dt, shape...), nil
 	}
-	key := poolKey{dt, n}
 	var a *gojit.Array
-	if data := poolGet(key); data != nil {
+	if data := poolGet(poolKey{dt, n}); data != nil {
 		a = wrapData(data, shape)
 	} else {
 		a = gojit.New(dt, shape...)
 	}
+	return a, track(a)
+}
+
+// copyOf returns a copy of data in a recycled buffer or a new one (not
+// zeroed first: one pass over the memory).
+func copyOf[T any](dt gojit.DType, data []T) []T {
+	if len(data)*dt.Size() >= recycleMin {
+		if buf, ok := poolGet(poolKey{dt, len(data)}).([]T); ok {
+			copy(buf, data)
+			return buf
+		}
+	}
+	return slices.Clone(data)
+}
+
+// track registers a's buffer for recycling once a is unreachable, if it
+// is large enough, and returns the reference Array marks.
+func track(a *gojit.Array) *bufRef {
+	dt, n := a.DType(), a.Size()
+	if n*dt.Size() < recycleMin || a.Err() != nil {
+		return nil
+	}
 	ref := &bufRef{}
-	size := int64(n * dt.Size())
 	resident.n.Add(1)
-	resident.bytes.Add(size)
+	resident.bytes.Add(int64(n * dt.Size()))
 	runtime.AddCleanup(a, func(r recycled) {
 		resident.n.Add(-1)
 		resident.bytes.Add(-int64(r.key.n * r.key.dt.Size()))
 		if !r.ref.exposed.Load() {
 			poolPut(r.key, r.data)
 		}
-	}, recycled{ref, key, a.Data()})
-	return a, ref
+	}, recycled{ref, poolKey{dt, n}, a.Data()})
+	return ref
 }
 
 func poolGet(key poolKey) any {

@@ -64,77 +64,76 @@ func (c *Context) FromArray(a *gojit.Array) *Tensor {
 	return c.fromArray(a)
 }
 
-func from[T any](c *Context, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *Tensor {
+func from[T any](c *Context, dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *Tensor {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	chk := wrap(data, shape...) // validates the shape, without copying
-	if chk.Err() != nil {
-		return c.fromArray(chk)
-	}
-	a, ref := newArray(chk.DType(), chk.Shape())
-	copy(a.Data().([]T), data)
+	a := wrap(copyOf(dt, data), shape...) // wrap checks the shape
 	t := c.fromArray(a)
-	t.buf = ref
+	if t.err == nil {
+		t.buf = track(a)
+	}
 	return t
 }
 
 // FromFloat32 returns a tensor of the default Context holding a copy of
 // data with the given shape (1-D when none is given).
 func FromFloat32(data []float32, shape ...int) *Tensor {
-	return from(Default(), gojit.FromFloat32, data, shape)
+	return from(Default(), gojit.Float32, gojit.FromFloat32, data, shape)
 }
 
 // FromFloat64 is FromFloat32 for float64 data.
 func FromFloat64(data []float64, shape ...int) *Tensor {
-	return from(Default(), gojit.FromFloat64, data, shape)
+	return from(Default(), gojit.Float64, gojit.FromFloat64, data, shape)
 }
 
 // FromInt32 is FromFloat32 for int32 data.
 func FromInt32(data []int32, shape ...int) *Tensor {
-	return from(Default(), gojit.FromInt32, data, shape)
+	return from(Default(), gojit.Int32, gojit.FromInt32, data, shape)
 }
 
 // FromInt64 is FromFloat32 for int64 data.
 func FromInt64(data []int64, shape ...int) *Tensor {
-	return from(Default(), gojit.FromInt64, data, shape)
+	return from(Default(), gojit.Int64, gojit.FromInt64, data, shape)
 }
 
 // FromUint8 is FromFloat32 for uint8 data.
 func FromUint8(data []uint8, shape ...int) *Tensor {
-	return from(Default(), gojit.FromUint8, data, shape)
+	return from(Default(), gojit.Uint8, gojit.FromUint8, data, shape)
 }
 
 // FromBool is FromFloat32 for bool data.
-func FromBool(data []bool, shape ...int) *Tensor { return from(Default(), gojit.FromBool, data, shape) }
+func FromBool(data []bool, shape ...int) *Tensor {
+	return from(Default(), gojit.Bool, gojit.FromBool, data, shape)
+}
 
 // FromFloat32 is the function FromFloat32 in Context c.
 func (c *Context) FromFloat32(data []float32, shape ...int) *Tensor {
-	return from(c, gojit.FromFloat32, data, shape)
+	return from(c, gojit.Float32, gojit.FromFloat32, data, shape)
 }
 
 // FromFloat64 is the function FromFloat64 in Context c.
 func (c *Context) FromFloat64(data []float64, shape ...int) *Tensor {
-	return from(c, gojit.FromFloat64, data, shape)
+	return from(c, gojit.Float64, gojit.FromFloat64, data, shape)
 }
 
 // FromInt32 is the function FromInt32 in Context c.
 func (c *Context) FromInt32(data []int32, shape ...int) *Tensor {
-	return from(c, gojit.FromInt32, data, shape)
+	return from(c, gojit.Int32, gojit.FromInt32, data, shape)
 }
 
 // FromInt64 is the function FromInt64 in Context c.
 func (c *Context) FromInt64(data []int64, shape ...int) *Tensor {
-	return from(c, gojit.FromInt64, data, shape)
+	return from(c, gojit.Int64, gojit.FromInt64, data, shape)
 }
 
 // FromUint8 is the function FromUint8 in Context c.
 func (c *Context) FromUint8(data []uint8, shape ...int) *Tensor {
-	return from(c, gojit.FromUint8, data, shape)
+	return from(c, gojit.Uint8, gojit.FromUint8, data, shape)
 }
 
 // FromBool is the function FromBool in Context c.
 func (c *Context) FromBool(data []bool, shape ...int) *Tensor {
-	return from(c, gojit.FromBool, data, shape)
+	return from(c, gojit.Bool, gojit.FromBool, data, shape)
 }
 
 // Err returns the error of the op that made t, or of one it depends on,
