@@ -53,14 +53,16 @@
 // When the pending graph reaches the batch size, lazy does not cut at the
 // last op: it cuts after the node with the smallest structural hash (its
 // op, dtype, shape, attributes and constant, and its operands' dtypes and
-// shapes; the latest of equal ones). In a loop that repeats a pattern, that node sits at the
-// same point of the pattern every time, so every cut lands there. The
-// nodes after the cut start the next pending graph, in the order they were
-// recorded, so every batch after the first (which starts where the loop
-// starts) holds the same ops and is a cache hit, whatever the pattern's
-// length and the batch size, provided the batch size is at least the
-// pattern's length (a shorter batch settles into a short cycle of batches
-// after a few cuts). The values stored at a cut are those a Tensor holds
+// shapes; the latest of equal ones). In a loop that repeats a pattern,
+// that node sits at the same point of the pattern every time, so every cut
+// lands there. The nodes after the cut start the next pending graph, in
+// the order they were recorded. So the first batch starts where the loop
+// starts, the second carries what the first cut left, and from the third
+// on every batch starts at the same point of the pattern with the same
+// carry, holds the same ops and is a cache hit, whatever the pattern's
+// length and the batch size, provided the batch size is at least twice
+// the pattern's length (with less, batches usually settle too, possibly
+// into a short cycle). The values stored at a cut are those a Tensor holds
 // and those the ops after the cut use. A loop with a read per iteration is
 // simpler still: the read cuts at the same point every iteration, and from
 // the second iteration on every batch is a cache hit.
