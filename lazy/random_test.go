@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gojit/gojit"
 )
 
 // Random programs of elementwise ops over a pool of tensors, with reads,
@@ -107,5 +109,48 @@ func TestRandomProgramsMatchPlainGo(t *testing.T) {
 				check(v, -1)
 			}
 		}
+	}
+}
+
+// One program over many leading sizes in random order, each result
+// checked against plain Go: the family's dynamic kernel must serve sizes
+// below, between and above the two it was built from.
+func TestRandomSizesOneProgram(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	c := newCtx(t)
+	a := []float32{0.5, -1, 2, 0.25, -0.75}
+	b := []float32{1, 0, -1, 2, 0.5}
+	before := Stats()
+	sizes := []int{17, 9, 1, 33, 2, 40, 5, 0, 23, 3}
+	for _, n := range sizes {
+		x := make([]float32, n*5)
+		for i := range x {
+			x[i] = float32(r.IntN(17) - 8)
+		}
+		xt := c.FromFloat32(x, n, 5)
+		y := xt.Mul(c.FromFloat32(a)).Add(c.FromFloat32(b)).Relu().Sum(1).Add(xt.Max(1))
+		got, err := y.Float32()
+		if err != nil {
+			t.Fatalf("size %d: %v", n, err)
+		}
+		if len(got) != n {
+			t.Fatalf("size %d: %d results", n, len(got))
+		}
+		for i := range n {
+			s, m := float32(0), x[i*5]
+			for j := range 5 {
+				s += max(x[i*5+j]*a[j]+b[j], 0)
+				m = max(m, x[i*5+j])
+			}
+			if d := got[i] - (s + m); d > 1e-4 || d < -1e-4 {
+				t.Fatalf("size %d row %d: %v, want %v", n, i, got[i], s+m)
+			}
+		}
+	}
+	s := Stats()
+	misses, dyn := s.CacheMisses-before.CacheMisses, s.DynamicKernels-before.DynamicKernels
+	t.Logf("%d sizes: %d misses, %d dynamic kernels", len(sizes), misses, dyn)
+	if gojit.LLVMVersion() != "" && !c.interpret && (misses > 2 || dyn != 1) {
+		t.Fatalf("%d sizes compiled %d kernels (%d dynamic), want at most 2 (1 dynamic)", len(sizes), misses, dyn)
 	}
 }
