@@ -22,7 +22,8 @@ const (
 	// EnvLog is a comma-separated list of event kinds to log to standard
 	// error; "cache" logs every compile cache miss with its reason, and
 	// "debug" logs those and everything else gojit reports at debug level,
-	// such as the whole stack of a panic while tracing.
+	// such as the whole stack of a panic while tracing; "lazy" logs
+	// every flush of package lazy with its reason and the user's line.
 	EnvLog = "GOJIT_LOG"
 	// EnvDisableJIT set to 1 or true runs every Func in the interpreter,
 	// like JAX_DISABLE_JIT.

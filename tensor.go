@@ -128,8 +128,7 @@ func isOwnFrame(function, file string) bool {
 	if strings.HasSuffix(file, "_test.go") {
 		return false
 	}
-	rest, ok := strings.CutPrefix(function, "github.com/gojit/gojit.")
-	return ok && !strings.Contains(rest, "/")
+	return ownPackage(function)
 }
 
 // shortFile keeps the last two path elements: enough to find the line.

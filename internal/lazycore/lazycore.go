@@ -1,0 +1,62 @@
+// Package lazycore connects package lazy to the root package's recording
+// core without widening the root package's public API.
+//
+// Op construction (dtype promotion, weak scalars, broadcasting, shape and
+// axis checks, source positions, poisoning on error) lives in one place,
+// the root package's unexported tracer. Package lazy records its ops by
+// calling gojit.Tensor's own methods on tensors of a long-lived tracer;
+// what it needs beyond the public API (a standalone tracer, host data as an
+// input, copying a node between traces, draining recorded errors,
+// resolving a node's source position) the root package registers here in
+// its init function. Values are passed as any: the root package's
+// *gojit.Tensor and unexported *tracer, which this package cannot name
+// without an import cycle.
+package lazycore
+
+import (
+	"log/slog"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Hooks are the functions the root package registers (see H).
+type Hooks struct {
+	// NewTracer starts a trace for lazy recording, with room for about
+	// capacity nodes, and returns it with its graph, which grows as ops
+	// are recorded into it.
+	NewTracer func(capacity int) (tracer any, g *ir.Graph)
+	// Param adds an input of the given dtype and shape to tracer,
+	// positioned at the caller's caller, and returns its *gojit.Tensor.
+	Param func(tracer any, dt ir.DType, shape ir.Shape) any
+	// Copy re-adds node v of trace src to trace dst with the given
+	// operands (values of dst), keeping its source position, and returns
+	// the new value.
+	Copy func(dst, src any, v ir.Value, args []ir.Value) ir.Value
+	// Wrap returns the *gojit.Tensor for value v of tracer.
+	Wrap func(tracer any, v ir.Value) any
+	// Inspect returns a *gojit.Tensor's tracer (nil for a weak scalar)
+	// and value (negative when the tensor is poisoned by an error), and
+	// whether it is a weak scalar with value val.
+	Inspect func(t any) (tracer any, v ir.Value, weak bool, val float64)
+	// TakeErrs returns the errors recorded in tracer and forgets them.
+	TakeErrs func(tracer any) []error
+	// Own brings t (a constant-only tensor made by Full, Iota or ops on
+	// them) into tracer, as an op would, and returns the tensor there.
+	Own func(tracer any, t any) any
+	// Site returns the user's file:line where value v of tracer was
+	// recorded and the public call made there.
+	Site func(tracer any, v ir.Value) (pos, call string)
+	// Setup applies the compile cache's default configuration (disk
+	// cache, environment) once, as the first Func build does.
+	Setup func()
+	// Logger returns the standard-error logger GOJIT_LOG enables for
+	// kind ("lazy"; "debug" enables every kind), or nil.
+	Logger func(kind string) *slog.Logger
+	// DisableJIT reports whether GOJIT_DISABLE_JIT asks for the
+	// interpreter.
+	DisableJIT func() bool
+}
+
+// H holds the hooks; the root package sets it in init, before any package
+// importing it (package lazy does) can run.
+var H Hooks

@@ -1,0 +1,318 @@
+package lazy
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gojit/gojit"
+)
+
+// BenchmarkRecord is the cost of recording one op (an Add of two pending
+// tensors); the flush is not counted. Record/gojit is the same op traced
+// by gojit.Tensor directly, the recording core lazy wraps.
+func BenchmarkRecord(b *testing.B) {
+	b.Run("lazy", func(b *testing.B) {
+		b.ReportAllocs()
+		var c *Context
+		var x, y *Tensor
+		for i := range b.N {
+			if i%1024 == 0 {
+				b.StopTimer()
+				c, _ = NewContext(WithBatchSize(1 << 30))
+				x = c.FromFloat32(make([]float32, 16))
+				y = x
+				b.StartTimer()
+			}
+			y = y.Add(x)
+		}
+	})
+	b.Run("gojit", func(b *testing.B) {
+		b.ReportAllocs()
+		var x, y *gojit.Tensor
+		for i := range b.N {
+			if i%1024 == 0 {
+				b.StopTimer()
+				x = gojit.Full(gojit.Float32, 1, 16)
+				y = x
+				b.StartTimer()
+			}
+			y = y.Add(x)
+		}
+	})
+}
+
+// BenchmarkGT2 is one iteration of the GT2 pattern once its kernel is
+// cached: both inputs created from host slices, five ops, Item. Compiled
+// is the same through gojit.Compile (inputs wrapped without copying), the
+// floor lazy's overhead adds to.
+func BenchmarkGT2(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	a, bb := randData(r, 100*100), randData(r, 100*100)
+	b.Run("lazy", func(b *testing.B) {
+		c, _ := NewContext()
+		if _, err := gt2(c, a, bb, 100).Item(); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			if _, err := gt2(c, a, bb, 100).Item(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("compiled", func(b *testing.B) {
+		f, err := gojit.Compile(func(x, y *gojit.Tensor) *gojit.Tensor {
+			return x.Add(y).Mul(x).MatMul(y).Relu().Mean()
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for i := range b.N + 1 {
+			if i == 1 {
+				b.ResetTimer()
+			}
+			out, err := f.Call(gojit.FromFloat32(a, 100, 100), gojit.FromFloat32(bb, 100, 100))
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = out[0].Float32()[0]
+		}
+	})
+}
+
+const chainN = 1_000_000
+
+// chainEager is the 10-op chain run one op at a time with intermediate
+// slices, as eager Go code would.
+func chainEager(x []float32) []float32 {
+	op := func(in []float32, f func(int, float32) float32) []float32 {
+		out := make([]float32, len(in))
+		for i, v := range in {
+			out[i] = f(i, v)
+		}
+		return out
+	}
+	y := op(x, func(_ int, v float32) float32 { return v * 1.5 })
+	y = op(y, func(_ int, v float32) float32 { return v + 0.5 })
+	y = op(y, func(_ int, v float32) float32 { return max(v, 0) })
+	y = op(y, func(i int, v float32) float32 { return v * x[i] })
+	y = op(y, func(_ int, v float32) float32 { return v - 0.5 })
+	y = op(y, func(_ int, v float32) float32 {
+		if v < 0 {
+			return -v
+		}
+		return v
+	})
+	y = op(y, func(_ int, v float32) float32 { return min(v, 4) })
+	y = op(y, func(_ int, v float32) float32 { return v * 0.25 })
+	y = op(y, func(i int, v float32) float32 { return v + x[i] })
+	return op(y, func(_ int, v float32) float32 { return -v })
+}
+
+// chainLazy is the same chain, step by step with lazy tensors.
+func chainLazy(c *Context, x []float32) *Tensor {
+	t := c.FromFloat32(x)
+	y := t.Mul(Scalar(1.5))
+	y = y.Add(Scalar(0.5))
+	y = y.Maximum(Scalar(0))
+	y = y.Mul(t)
+	y = y.Sub(Scalar(0.5))
+	y = y.Abs()
+	y = y.Minimum(Scalar(4))
+	y = y.Mul(Scalar(0.25))
+	y = y.Add(t)
+	return y.Neg()
+}
+
+func chainTraced(t *gojit.Tensor) *gojit.Tensor {
+	y := t.Mul(gojit.Scalar(1.5)).Add(gojit.Scalar(0.5)).Maximum(gojit.Scalar(0)).Mul(t).Sub(gojit.Scalar(0.5))
+	return y.Abs().Minimum(gojit.Scalar(4)).Mul(gojit.Scalar(0.25)).Add(t).Neg()
+}
+
+// BenchmarkChain10 runs a 10-op elementwise chain over 1e6 float32: eager
+// Go with intermediate slices, lazy tensors (host input and reading the
+// result included), and gojit.Compile (CallInto, no result allocation).
+func BenchmarkChain10(b *testing.B) {
+	x := randData(rand.New(rand.NewPCG(7, 8)), chainN)
+	b.Run("eager", func(b *testing.B) {
+		b.SetBytes(4 * chainN)
+		for range b.N {
+			chainEager(x)
+		}
+	})
+	b.Run("lazy", func(b *testing.B) {
+		c, _ := NewContext()
+		if _, err := chainLazy(c, x).Array(); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(4 * chainN)
+		b.ResetTimer()
+		for range b.N {
+			if _, err := chainLazy(c, x).Array(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("lazy-shared-input", func(b *testing.B) {
+		c, _ := NewContext()
+		in := gojit.FromFloat32(x)
+		run := func() error {
+			t := c.FromArray(in)
+			y := t.Mul(Scalar(1.5)).Add(Scalar(0.5)).Maximum(Scalar(0)).Mul(t).Sub(Scalar(0.5))
+			_, err := y.Abs().Minimum(Scalar(4)).Mul(Scalar(0.25)).Add(t).Neg().Array()
+			return err
+		}
+		if err := run(); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(4 * chainN)
+		b.ResetTimer()
+		for range b.N {
+			if err := run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("compiled-call", func(b *testing.B) {
+		f, err := gojit.Compile(chainTraced)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in := gojit.FromFloat32(x)
+		b.SetBytes(4 * chainN)
+		for i := range b.N + 1 {
+			if i == 1 {
+				b.ResetTimer()
+			}
+			if _, err := f.Call(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("compiled", func(b *testing.B) {
+		f, err := gojit.Compile(chainTraced)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in, out := gojit.FromFloat32(x), gojit.New(gojit.Float32, chainN)
+		if err := f.CallInto([]*gojit.Array{out}, in); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(4 * chainN)
+		b.ResetTimer()
+		for range b.N {
+			if err := f.CallInto([]*gojit.Array{out}, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// The chain's lazy result is the eager one.
+func TestChain10MatchesEager(t *testing.T) {
+	x := randData(rand.New(rand.NewPCG(7, 8)), 4096)
+	c := newCtx(t)
+	got := mustF32(t, chainLazy(c, x))
+	want := chainEager(x)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+// BenchmarkTargets runs the targets, interleaved: one iteration
+// of each variant per round, reporting medians and their ratios. On a
+// shared machine interleaving keeps the ratios honest when the load
+// changes during the run. The chain and the GT2 pattern are separate
+// groups so that the chain's 4 MB arrays do not bring garbage collection
+// into the GT2 figures. Run it with -benchtime=100x or more.
+func BenchmarkTargets(b *testing.B) {
+	b.Run("chain", func(b *testing.B) {
+		x := randData(rand.New(rand.NewPCG(7, 8)), chainN)
+		c, _ := NewContext()
+		in, out := gojit.FromFloat32(x), gojit.New(gojit.Float32, chainN)
+		chain, err := gojit.Compile(chainTraced)
+		if err != nil {
+			b.Fatal(err)
+		}
+		med := interleave(b, []variant{
+			{"eager", func() error { chainEager(x); return nil }},
+			{"lazy", func() error { _, err := chainLazy(c, x).Array(); return err }},
+			{"lazy-shared", func() error {
+				t := c.FromArray(in)
+				y := t.Mul(Scalar(1.5)).Add(Scalar(0.5)).Maximum(Scalar(0)).Mul(t).Sub(Scalar(0.5))
+				_, err := y.Abs().Minimum(Scalar(4)).Mul(Scalar(0.25)).Add(t).Neg().Array()
+				return err
+			}},
+			{"compiled-call", func() error { _, err := chain.Call(in); return err }},
+			{"compiled-into", func() error { return chain.CallInto([]*gojit.Array{out}, in) }},
+		})
+		b.ReportMetric(med["eager"]/med["lazy"], "eager/lazy")
+		b.ReportMetric(med["eager"]/med["lazy-shared"], "eager/lazy-shared")
+		b.ReportMetric(med["compiled-call"]/med["lazy"], "lazy-speed-vs-call")
+		b.ReportMetric(med["compiled-call"]/med["lazy-shared"], "lazy-shared-speed-vs-call")
+		b.ReportMetric(med["compiled-into"]/med["lazy-shared"], "lazy-shared-speed-vs-into")
+	})
+	b.Run("gt2", func(b *testing.B) {
+		c, _ := NewContext()
+		r := rand.New(rand.NewPCG(5, 6))
+		ga, gb := randData(r, 100*100), randData(r, 100*100)
+		gt2c, err := gojit.Compile(func(x, y *gojit.Tensor) *gojit.Tensor { return x.Add(y).Mul(x).MatMul(y).Relu().Mean() })
+		if err != nil {
+			b.Fatal(err)
+		}
+		med := interleave(b, []variant{
+			{"lazy", func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }},
+			{"compiled", func() error {
+				o, err := gt2c.Call(gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100))
+				if err == nil {
+					_ = o[0].Float32()[0]
+				}
+				return err
+			}},
+		})
+		b.ReportMetric(med["lazy"]/1e3, "lazy-µs")
+		b.ReportMetric(med["compiled"]/1e3, "compiled-µs")
+		b.ReportMetric(med["lazy"]/med["compiled"], "lazy/compiled")
+	})
+}
+
+type variant struct {
+	name string
+	run  func() error
+}
+
+// interleave runs each variant once per round, b.N rounds after a warm-up
+// round, and returns each one's median time in nanoseconds.
+func interleave(b *testing.B, vs []variant) map[string]float64 {
+	times := make([][]time.Duration, len(vs))
+	for _, v := range vs {
+		if err := v.run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		for i, v := range vs {
+			t0 := time.Now()
+			if err := v.run(); err != nil {
+				b.Fatal(err)
+			}
+			times[i] = append(times[i], time.Since(t0))
+		}
+	}
+	b.StopTimer()
+	med := make(map[string]float64)
+	for i, v := range vs {
+		s := slices.Clone(times[i])
+		slices.Sort(s)
+		med[v.name] = float64(s[len(s)/2])
+	}
+	b.ReportMetric(0, "ns/op")
+	return med
+}

@@ -1,0 +1,385 @@
+package lazy
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/lazycore"
+)
+
+// DefaultBatchSize is how many graph nodes a Context records before it
+// flushes on its own (see the package documentation, "Cut placement").
+// It was chosen by measurement; docs/lazy.md gives the figures.
+const DefaultBatchSize = 64
+
+// EnvBatchSize overrides DefaultBatchSize for contexts created without
+// WithBatchSize (GT2's GT_WORKER_BATCH_SIZE).
+const EnvBatchSize = "GOJIT_LAZY_BATCH_SIZE"
+
+// Context records the operations of its tensors and flushes them. Its
+// methods and its tensors' methods lock it, so a Context may be shared by
+// goroutines, which then take turns; for parallel work give each goroutine
+// its own Context. Tensors of different Contexts cannot be combined (the
+// op reports an error).
+type Context struct {
+	mu        sync.Mutex
+	batch     int
+	logger    *slog.Logger
+	interpret bool
+
+	gen     *generation // the pending graph, nil until the first op
+	mark    []uint32    // per node of gen: stamp of the flush that visits it
+	stamp   uint32
+	keybuf  []byte
+	posOf   []ir.Value // per node of the graph being flushed: its node in gen
+	outMark []uint32   // per node of gen: stamp of the flush that stores it
+	remap   []ir.Value // per node of gen: its node in the graph being flushed
+	stack   []ir.Value
+	foreign error // an operand of another Context in the op being recorded
+	// unreported are errors of ops recorded since the last Sync that no
+	// read has returned yet.
+	unreported []error
+}
+
+// Option configures NewContext.
+type Option func(*Context) error
+
+// WithBatchSize sets how many graph nodes the Context records before it
+// flushes by itself (n >= 1). Flushes at sync points happen regardless.
+func WithBatchSize(n int) Option {
+	return func(c *Context) error {
+		if n < 1 {
+			return fmt.Errorf("lazy: WithBatchSize(%d): want at least 1", n)
+		}
+		c.batch = n
+		return nil
+	}
+}
+
+// WithLogger sends the Context's flush log (each flush, its reason and the
+// user's line that caused it, at debug level; compile fallbacks as
+// warnings) to logger instead of the GOJIT_LOG=lazy logger.
+func WithLogger(logger *slog.Logger) Option {
+	return func(c *Context) error {
+		if logger == nil {
+			return errors.New("lazy: WithLogger: nil *slog.Logger")
+		}
+		c.logger = logger
+		return nil
+	}
+}
+
+// WithInterpreter runs the Context's batches in gojit's interpreter
+// instead of compiling them (as GOJIT_DISABLE_JIT=1 does for every
+// Context).
+func WithInterpreter() Option {
+	return func(c *Context) error { c.interpret = true; return nil }
+}
+
+// NewContext returns a Context with the given options.
+func NewContext(opts ...Option) (*Context, error) {
+	c := newContext()
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("lazy: NewContext: option %d is nil", i)
+		}
+		if err := o(c); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func newContext() *Context {
+	c := &Context{batch: DefaultBatchSize, logger: lazycore.H.Logger("lazy"), interpret: lazycore.H.DisableJIT()}
+	if s := os.Getenv(EnvBatchSize); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n >= 1 {
+			c.batch = n
+		} else {
+			slog.Default().Warn("lazy: ignoring "+EnvBatchSize, "value", s)
+		}
+	}
+	return c
+}
+
+var defaultContext = sync.OnceValue(newContext)
+
+// Default returns the Context that the package-level constructors
+// (FromFloat32, Full ...) and Sync use: enough for a script, shared
+// (and serialized) between goroutines.
+func Default() *Context { return defaultContext() }
+
+// generation is one pending graph: a trace of the recording core, with
+// what lazy knows about its nodes. A flush retires it; tensors still
+// pending in a retired generation are copied into the current one when
+// an op uses them.
+type generation struct {
+	tr any       // the root package's tracer
+	g  *ir.Graph // its graph
+	// res[v] is node v's value once known: host data, or a result of
+	// the flush; nodes without one are pending.
+	res     []*gojit.Array
+	params  int // nodes that are inputs
+	carried int // nodes carried over from the last batch cut (the first ones)
+	handles []handleRef
+	arrays  map[*gojit.Array]ir.Value
+	imports map[importKey]ir.Value
+	retired bool
+}
+
+type handleRef struct {
+	v ir.Value
+	t *Tensor
+}
+
+type importKey struct {
+	gen *generation
+	v   ir.Value
+}
+
+// cur returns the pending generation, starting one if needed.
+func (c *Context) cur() *generation {
+	if c.gen == nil || c.gen.retired {
+		// Room for as many nodes as the last pending graph had: a loop
+		// makes graphs of one size.
+		size := 16
+		if c.gen != nil {
+			size = max(size, min(len(c.gen.g.Nodes)+len(c.gen.g.Nodes)/4, c.batch+8))
+		}
+		tr, g := lazycore.H.NewTracer(size)
+		c.gen = &generation{tr: tr, g: g, res: make([]*gojit.Array, 0, size)}
+	}
+	return c.gen
+}
+
+// resident returns the value of node v, or nil if it is pending.
+func (g *generation) resident(v ir.Value) *gojit.Array {
+	if int(v) < len(g.res) {
+		return g.res[v]
+	}
+	return nil
+}
+
+func (g *generation) setRes(v ir.Value, a *gojit.Array) {
+	if int(v) >= len(g.res) {
+		if int(v) >= cap(g.res) {
+			res := make([]*gojit.Array, int(v)+1, 2*int(v)+16)
+			copy(res, g.res)
+			g.res = res
+		}
+		g.res = g.res[:int(v)+1]
+	}
+	g.res[v] = a
+}
+
+// param returns the input node holding a (one per array).
+func (g *generation) param(a *gojit.Array) (ir.Value, *gojit.Tensor) {
+	if v, ok := g.arrays[a]; ok {
+		return v, lazycore.H.Wrap(g.tr, v).(*gojit.Tensor)
+	}
+	t := lazycore.H.Param(g.tr, ir.DType(a.DType()), a.Shape()).(*gojit.Tensor)
+	_, v, _, _ := lazycore.H.Inspect(t)
+	if v < 0 {
+		return v, t
+	}
+	if g.arrays == nil {
+		g.arrays = map[*gojit.Array]ir.Value{}
+	}
+	g.arrays[a] = v
+	g.setRes(v, a)
+	g.params++
+	return v, t
+}
+
+// importNode copies node v of the retired generation src, and the pending
+// nodes it depends on, into g.
+func (g *generation) importNode(src *generation, v ir.Value) ir.Value {
+	key := importKey{src, v}
+	if nv, ok := g.imports[key]; ok {
+		return nv
+	}
+	var nv ir.Value
+	if a := src.resident(v); a != nil {
+		nv, _ = g.param(a)
+	} else {
+		n := &src.g.Nodes[v]
+		var buf [4]ir.Value
+		args := buf[:0]
+		for _, a := range n.Args {
+			args = append(args, g.importNode(src, a))
+		}
+		nv = lazycore.H.Copy(g.tr, src.tr, v, args)
+	}
+	if g.imports == nil {
+		g.imports = map[importKey]ir.Value{}
+	}
+	g.imports[key] = nv
+	return nv
+}
+
+// enter locks and returns the Context of an op's operands: the first one
+// that has a Context, or the default one.
+func enter(ts ...*Tensor) *Context {
+	var c *Context
+	for _, t := range ts {
+		if t != nil && t.ctx != nil {
+			c = t.ctx
+			break
+		}
+	}
+	if c == nil {
+		c = Default()
+	}
+	c.mu.Lock()
+	c.foreign = nil
+	return c
+}
+
+// use returns o's tensor in the pending generation, bringing it in if it
+// is resident or pending in a retired generation.
+func (c *Context) use(o *Tensor) *gojit.Tensor {
+	switch {
+	case o == nil:
+		return nil
+	case o.ctx == nil: // a weak scalar
+		return o.t
+	case o.ctx != c:
+		if c.foreign == nil {
+			c.foreign = fmt.Errorf("%s: an operand belongs to another lazy.Context", userPos())
+		}
+		return nil
+	case o.err != nil:
+		return o.t
+	case o.gen == c.gen && !o.gen.retired:
+		return o.t
+	}
+	g := c.cur()
+	if o.arr != nil {
+		o.v, o.t = g.param(o.arr)
+		o.gen = g
+		return o.t
+	}
+	o.v = g.importNode(o.gen, o.v)
+	o.gen = g
+	o.t = lazycore.H.Wrap(g.tr, o.v).(*gojit.Tensor)
+	g.handles = append(g.handles, handleRef{o.v, o})
+	return o.t
+}
+
+// record wraps r, the result of an op on operands, as a lazy Tensor, and
+// flushes if the pending graph reached the batch size. c is locked and
+// stays locked.
+func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
+	tr, v, weak, _ := lazycore.H.Inspect(r)
+	if weak {
+		return &Tensor{t: r}
+	}
+	if v < 0 {
+		var errs []error
+		if tr != nil {
+			errs = lazycore.H.TakeErrs(tr)
+		}
+		err := c.foreign
+		for _, o := range operands {
+			if err == nil && o != nil && o.err != nil && o.ctx == c {
+				err = o.err
+			}
+		}
+		if err == nil {
+			err = errors.Join(errs...)
+		}
+		if err == nil {
+			err = fmt.Errorf("%s: lazy: op failed", userPos())
+		}
+		c.unreported = append(c.unreported, err)
+		return &Tensor{ctx: c, t: r, err: err}
+	}
+	g := c.gen
+	if g == nil || tr != g.tr {
+		// Not reachable: every operand was brought into c.gen.
+		panic("lazy: an op recorded outside its Context's pending graph")
+	}
+	h := &Tensor{ctx: c, gen: g, t: r, v: v}
+	g.handles = append(g.handles, handleRef{v, h})
+	stats.ops.Add(1)
+	// Nodes carried over from the last cut count: a batch then always
+	// spans the same stretch of a repeated pattern.
+	if len(g.g.Nodes)-g.params >= c.batch {
+		c.flushBatch()
+	}
+	return h
+}
+
+// adoptConst brings a constant-only tensor (gojit.Full, Iota, or an error
+// of theirs) into c's pending graph.
+func (c *Context) adoptConst(r *gojit.Tensor) *Tensor {
+	tr, _, weak, _ := lazycore.H.Inspect(r)
+	if weak {
+		return &Tensor{t: r}
+	}
+	g := c.cur()
+	if tr != nil {
+		r = lazycore.H.Own(g.tr, r).(*gojit.Tensor)
+	}
+	return c.record(r)
+}
+
+// userPos is the user's file:line: the first caller outside gojit's own
+// packages (test files count as the user's). Only errors and the log
+// need it, so it may walk the stack.
+func userPos() string {
+	var pcs [24]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		own := strings.HasPrefix(f.Function, "github.com/gojit/gojit.") || strings.HasPrefix(f.Function, "github.com/gojit/gojit/lazy.")
+		if f.File != "" && (!own || strings.HasSuffix(f.File, "_test.go")) && !strings.HasPrefix(f.Function, "runtime.") {
+			return shortFile(f.File) + ":" + strconv.Itoa(f.Line)
+		}
+		if !more {
+			return "?"
+		}
+	}
+}
+
+func shortFile(path string) string {
+	n := 0
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' {
+			if n++; n == 2 {
+				return path[i+1:]
+			}
+		}
+	}
+	return path
+}
+
+// uses is use for a list of operands.
+func (c *Context) uses(ts []*Tensor) []*gojit.Tensor {
+	out := make([]*gojit.Tensor, len(ts))
+	for i, t := range ts {
+		out[i] = c.use(t)
+	}
+	return out
+}
+
+// recordAll is record for an op with several results; genops uses it
+// for ops that return []*Tensor.
+//
+//lint:ignore U1000 used by generated wrappers once such an op exists.
+func (c *Context) recordAll(rs []*gojit.Tensor, operands ...*Tensor) []*Tensor {
+	out := make([]*Tensor, len(rs))
+	for i, r := range rs {
+		out[i] = c.record(r, operands...)
+	}
+	return out
+}

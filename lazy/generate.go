@@ -1,0 +1,3 @@
+package lazy
+
+//go:generate go run ./internal/genops -root .. -o ops_gen.go

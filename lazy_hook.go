@@ -1,0 +1,146 @@
+package gojit
+
+import (
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/lazycore"
+)
+
+// The recording core, as package lazy reaches it (see internal/lazycore).
+// Lazy tensors are Tensors of a long-lived tracer: their ops go through the
+// same methods, with the same promotion, broadcasting, checks and errors.
+
+func init() {
+	lazycore.H = lazycore.Hooks{
+		NewTracer: func(capacity int) (any, *ir.Graph) {
+			tr := newTracer()
+			tr.params = true // constant-only tensors are copied in, as in a trace
+			tr.g.Nodes = make([]ir.Node, 0, capacity)
+			tr.pcs = make([][6]uintptr, 0, capacity)
+			return tr, &tr.g
+		},
+		Param:   lazyParam,
+		Copy:    lazyCopy,
+		Wrap:    func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
+		Inspect: lazyInspect,
+		TakeErrs: func(tr any) []error {
+			t := tr.(*tracer)
+			errs := t.errs
+			t.errs = nil
+			return errs
+		},
+		Own: func(tr any, t any) any {
+			x := tr.(*tracer)
+			u, ok := x.own("lazy", 0, t.(*Tensor), callers())
+			if !ok {
+				return poisoned(x)
+			}
+			return u
+		},
+		Site: func(tr any, v ir.Value) (string, string) {
+			t := tr.(*tracer)
+			pos, call := userSite(t.pcs[v])
+			if c, ok := t.calls[v]; ok {
+				call = c
+			}
+			return pos, call
+		},
+		Setup:      setupCache,
+		Logger:     kindLogger,
+		DisableJIT: envDisableJIT,
+	}
+}
+
+func lazyParam(tr any, dt ir.DType, shape ir.Shape) any {
+	t := tr.(*tracer)
+	pcs := callers()
+	v, err := t.g.AddParam(dt, shape.Clone(), "")
+	if err != nil {
+		if ie, ok := err.(*ir.Error); ok {
+			ie.Pos, ie.Call = userSite(pcs)
+		}
+		t.errs = append(t.errs, err)
+		return poisoned(t)
+	}
+	t.pcs = append(t.pcs, pcs)
+	return &Tensor{tr: t, v: v}
+}
+
+func lazyCopy(dst, src any, v ir.Value, args []ir.Value) ir.Value {
+	d, s := dst.(*tracer), src.(*tracer)
+	n := s.g.Nodes[v]
+	n.Args = slices.Clone(args)
+	nv, err := d.g.Add(n)
+	if err != nil {
+		panic("gojit: re-adding a valid node failed: " + err.Error()) // broken invariant
+	}
+	d.pcs = append(d.pcs, s.pcs[v])
+	if c, ok := s.calls[v]; ok {
+		if d.calls == nil {
+			d.calls = map[ir.Value]string{}
+		}
+		d.calls[nv] = c
+	}
+	return nv
+}
+
+func lazyInspect(x any) (any, ir.Value, bool, float64) {
+	t, _ := x.(*Tensor)
+	switch {
+	case t == nil:
+		return nil, poison, false, 0
+	case t.weak:
+		return nil, 0, true, t.val
+	case t.tr == nil:
+		return nil, poison, false, 0
+	}
+	return t.tr, t.v, false, 0
+}
+
+// ownPackage reports whether function belongs to gojit's own API
+// packages: the root and lazy, whose methods call the root's (so that a
+// position names the user's line, not lazy's).
+func ownPackage(function string) bool {
+	for _, p := range [...]string{"github.com/gojit/gojit.", "github.com/gojit/gojit/lazy."} {
+		if rest, ok := strings.CutPrefix(function, p); ok && !strings.Contains(rest, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+var kindLogs struct {
+	once  sync.Once
+	kinds map[string]*slog.Logger
+}
+
+// kindLogger returns the standard-error logger for kind when GOJIT_LOG
+// lists it (or "debug"), else nil. It shares the handler of the "cache"
+// logger when both are on.
+func kindLogger(kind string) *slog.Logger {
+	kindLogs.once.Do(func() {
+		kindLogs.kinds = map[string]*slog.Logger{}
+		var l *slog.Logger
+		for _, k := range strings.Split(os.Getenv(EnvLog), ",") {
+			k = strings.TrimSpace(k)
+			if k == "" {
+				continue
+			}
+			if l == nil {
+				if l = envLogger(); l == nil {
+					l = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+				}
+			}
+			kindLogs.kinds[k] = l
+		}
+	})
+	if l, ok := kindLogs.kinds[kind]; ok {
+		return l
+	}
+	return kindLogs.kinds["debug"]
+}
