@@ -1,0 +1,441 @@
+package runtime
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Graphs with control flow (cond, while) run as a sequence of steps: the
+// straight-line code between control-flow ops is cut into segments, each
+// an ordinary Executable (fused, compiled, cached, split across threads
+// like any graph), and each control-flow op is a step that runs its
+// regions, themselves Executables built the same way (recursively, so a
+// cond in a loop body is a step of the body's executable).
+//
+// The loop of a while and the branch of a cond are driven from Go, one
+// call of a compiled region per iteration, not from generated code. We
+// chose this after measuring (BenchmarkWhileNewton, BenchmarkForLoopScalar
+// in the root package): the call costs a few hundred nanoseconds, nothing
+// next to a body over a large state (the Newton iteration over 1e6 values
+// spends about a millisecond per iteration in the body), and in exchange
+// every nest of a body still splits across the worker pool, which
+// generated code could not reach without calling back into Go. A loop
+// over a small state pays the call per iteration; docs/controlflow.md
+// states the cost.
+
+// stepKind says what a step of a staged executable does.
+type stepKind uint8
+
+const (
+	stepSegment stepKind = iota // run a straight-line executable
+	stepCond                    // run one of two regions
+	stepWhile                   // run a body region while a cond region says so
+)
+
+// buf names a buffer of a staged run: a caller's input or output, or a
+// temporary of the run's frame.
+type buf = source
+
+// step is one step of a staged executable.
+type step struct {
+	kind stepKind
+	// exes: the segment's executable, or the regions (cond: then, else;
+	// while: cond, body).
+	exes []*subExec
+	ins  []buf // operands (cond: the predicate first)
+	outs []buf // results
+	// while only: carried is the number of loop-carried values; scratch
+	// holds the other half of the double-buffered state, cond the
+	// predicate's byte.
+	carried int
+	scratch []buf
+	cond    buf
+}
+
+// subExec is an executable a staged one runs, rebuilt if the cache
+// evicted it.
+type subExec struct {
+	g   *ir.Graph
+	opt Options
+	exe atomic.Pointer[Executable]
+}
+
+// acquire returns the executable held for the caller (see Acquire),
+// building it again if it was evicted.
+func (s *subExec) acquire() (*Executable, error) {
+	if e := s.exe.Load(); e != nil && e.Acquire() {
+		return e, nil
+	}
+	e, err := BuildAcquired(s.g, s.opt)
+	if err != nil {
+		return nil, err
+	}
+	s.exe.Store(e)
+	return e, nil
+}
+
+// staged is how an executable with control flow runs.
+type staged struct {
+	steps []step
+	temps []int // bytes of each temporary
+	// copies fill outputs no step writes (an input returned as is, a
+	// value returned twice, a result of a loop that ran zero times is
+	// written, so it is not here).
+	copies []outCopy
+	frames sync.Pool // of [][]uint64, one slice per temporary
+}
+
+// buildStaged cuts g (optimized, with control flow) into steps and builds
+// the executables they run.
+func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
+	st := &staged{}
+	isOut := g.IsOutput()
+	users := g.Users()
+	// seg[v] is the segment that computes v: the number of control-flow
+	// ops before it; -1 for values in memory (parameters, results).
+	seg := make([]int, len(g.Nodes))
+	cf := 0
+	for i := range g.Nodes {
+		switch g.Nodes[i].Op.Kind() {
+		case ir.KindControl:
+			seg[i] = -1
+			cf++
+		case ir.KindGet:
+			seg[i] = -1
+		default:
+			seg[i] = cf
+			if g.Nodes[i].Op == ir.OpParam {
+				seg[i] = -1
+			}
+		}
+	}
+	firstOut := map[ir.Value]int{}
+	for j, v := range g.Outputs {
+		if _, ok := firstOut[v]; !ok {
+			firstOut[v] = j
+		}
+	}
+	where := make([]buf, len(g.Nodes))
+	placed := make([]bool, len(g.Nodes))
+	temp := func(v ir.Value) buf {
+		b := buf{fromTemp, len(st.temps)}
+		n := &g.Nodes[v]
+		st.temps = append(st.temps, n.Shape.Size()*n.DType.Size())
+		return b
+	}
+	// home picks the buffer of a value computed here: the caller's output
+	// when it is one, else a temporary.
+	home := func(v ir.Value) buf {
+		if j, ok := firstOut[v]; ok && g.Nodes[v].Op != ir.OpParam {
+			return buf{fromOutput, j}
+		}
+		return temp(v)
+	}
+	// needed reports whether v, computed in segment s, is read outside it.
+	needed := func(v ir.Value, s int) bool {
+		if isOut[v] {
+			return true
+		}
+		for _, u := range users[v] {
+			if seg[u] != s {
+				return true
+			}
+		}
+		return false
+	}
+	type segBuilder struct {
+		g    *ir.Graph
+		val  map[ir.Value]ir.Value
+		ins  []buf
+		outs []ir.Value // outer values the segment returns
+	}
+	var cur *segBuilder
+	flush := func() error {
+		if cur == nil {
+			return nil
+		}
+		s := cur
+		cur = nil
+		var outs []buf
+		for _, v := range s.outs {
+			s.g.Outputs = append(s.g.Outputs, s.val[v])
+			where[v], placed[v] = home(v), true
+			outs = append(outs, where[v])
+		}
+		if len(outs) == 0 {
+			return nil // nothing read later: dead code DCE should have removed
+		}
+		st.steps = append(st.steps, step{kind: stepSegment, exes: []*subExec{{g: s.g, opt: opt}}, ins: s.ins, outs: outs})
+		return nil
+	}
+	for i := range g.Nodes {
+		v := ir.Value(i)
+		n := g.Nodes[i]
+		switch n.Op.Kind() {
+		case ir.KindControl:
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			stp := step{}
+			for _, a := range n.Args {
+				stp.ins = append(stp.ins, where[a])
+			}
+			// The results' buffers: where their gets live.
+			res := ir.Results(&n)
+			stp.outs = make([]buf, len(res))
+			filled := make([]bool, len(res))
+			for _, u := range users[v] {
+				un := &g.Nodes[u]
+				if un.Op == ir.OpGet && !filled[un.Index] {
+					where[u], placed[u] = home(u), true
+					stp.outs[un.Index], filled[un.Index] = where[u], true
+				}
+			}
+			for r := range res {
+				if !filled[r] {
+					stp.outs[r] = buf{fromTemp, len(st.temps)}
+					st.temps = append(st.temps, res[r].Shape.Size()*res[r].DType.Size())
+				}
+			}
+			for _, reg := range n.Regions {
+				stp.exes = append(stp.exes, &subExec{g: reg, opt: opt})
+			}
+			if n.Op == ir.OpCond {
+				stp.kind = stepCond
+			} else {
+				stp.kind = stepWhile
+				stp.carried = len(res)
+				for r := range res {
+					stp.scratch = append(stp.scratch, buf{fromTemp, len(st.temps)})
+					st.temps = append(st.temps, res[r].Shape.Size()*res[r].DType.Size())
+				}
+				stp.cond = buf{fromTemp, len(st.temps)}
+				st.temps = append(st.temps, 1)
+			}
+			st.steps = append(st.steps, stp)
+		case ir.KindGet:
+			// Placed with its control-flow op; a second get of the same
+			// result reads the first one's buffer.
+			if !placed[v] {
+				for _, u := range users[n.Args[0]] {
+					if un := &g.Nodes[u]; un.Op == ir.OpGet && un.Index == n.Index && placed[u] {
+						where[v], placed[v] = where[u], true
+						break
+					}
+				}
+			}
+		default:
+			if n.Op == ir.OpParam {
+				where[v], placed[v] = buf{fromInput, n.Index}, true
+				continue
+			}
+			if cur == nil {
+				cur = &segBuilder{g: &ir.Graph{}, val: map[ir.Value]ir.Value{}}
+			}
+			m := n
+			m.Args = make([]ir.Value, len(n.Args))
+			for j, a := range n.Args {
+				sv, ok := cur.val[a]
+				if !ok {
+					an := &g.Nodes[a]
+					if an.Op == ir.OpConst {
+						sv, _ = cur.g.Add(ir.Node{Op: ir.OpConst, DType: an.DType, Shape: an.Shape, Const: an.Const})
+					} else {
+						var err error
+						if sv, err = cur.g.AddParam(an.DType, an.Shape, an.Pos); err != nil {
+							return nil, err
+						}
+						cur.ins = append(cur.ins, where[a])
+					}
+					cur.val[a] = sv
+				}
+				m.Args[j] = sv
+			}
+			nv, err := cur.g.Add(m)
+			if err != nil {
+				return nil, fmt.Errorf("runtime: cutting a graph at its control flow: %w", err)
+			}
+			cur.val[v] = nv
+			if needed(v, seg[i]) {
+				cur.outs = append(cur.outs, v)
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	// Outputs no step writes.
+	for j, v := range g.Outputs {
+		n := &g.Nodes[v]
+		bytes := n.Shape.Size() * n.DType.Size()
+		if w := where[v]; w != (buf{fromOutput, j}) {
+			st.copies = append(st.copies, outCopy{j, w, bytes})
+		}
+	}
+	st.frames.New = func() any {
+		f := make([][]uint64, len(st.temps))
+		for i, b := range st.temps {
+			f[i] = make([]uint64, (b+7)/8)
+		}
+		return &f
+	}
+	// Build every executable now, so compile errors surface here.
+	for si := range st.steps {
+		for _, x := range st.steps[si].exes {
+			e, err := x.acquire()
+			if err != nil {
+				return nil, err
+			}
+			e.Release()
+		}
+	}
+	e := &Executable{Graph: g, staged: st}
+	for _, b := range st.temps {
+		e.TempBytes += b
+	}
+	e.ArenaBytes = e.TempBytes
+	return e, nil
+}
+
+// run executes the steps.
+func (st *staged) run(ins, outs []unsafe.Pointer, o RunOptions) error {
+	fp := st.frames.Get().(*[][]uint64)
+	defer st.frames.Put(fp)
+	temps := *fp
+	ptr := func(b buf) unsafe.Pointer {
+		switch b.kind {
+		case fromInput:
+			return ins[b.i]
+		case fromOutput:
+			return outs[b.i]
+		}
+		if t := temps[b.i]; len(t) > 0 {
+			return unsafe.Pointer(&t[0])
+		}
+		return nil
+	}
+	ptrs := func(dst []unsafe.Pointer, bs []buf) []unsafe.Pointer {
+		dst = dst[:0]
+		for _, b := range bs {
+			dst = append(dst, ptr(b))
+		}
+		return dst
+	}
+	ro := RunOptions{Threads: o.Threads}
+	var in, out []unsafe.Pointer
+	for si := range st.steps {
+		s := &st.steps[si]
+		exes := make([]*Executable, len(s.exes))
+		for i, x := range s.exes {
+			e, err := x.acquire()
+			if err != nil {
+				for _, h := range exes[:i] {
+					h.Release()
+				}
+				return err
+			}
+			exes[i] = e
+		}
+		var err error
+		switch s.kind {
+		case stepSegment:
+			err = exes[0].RunAcquired(ptrs(in, s.ins), ptrs(out, s.outs), ro)
+		case stepCond:
+			pick := exes[1]
+			if *(*byte)(ptr(s.ins[0])) != 0 {
+				pick = exes[0]
+			}
+			err = pick.RunAcquired(ptrs(in, s.ins[1:]), ptrs(out, s.outs), ro)
+		case stepWhile:
+			err = st.loop(s, exes[0], exes[1], ptr, ro)
+		}
+		for _, e := range exes {
+			e.Release()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, c := range st.copies {
+		if c.bytes > 0 {
+			copy(unsafe.Slice((*byte)(outs[c.out]), c.bytes), unsafe.Slice((*byte)(ptr(c.src)), c.bytes))
+		}
+	}
+	return nil
+}
+
+// loop runs a while step: the state lives in the step's result buffers
+// and its scratch buffers in turn, the body reading one set and writing
+// the other, so no iteration copies the state.
+func (st *staged) loop(s *step, cond, body *Executable, ptr func(buf) unsafe.Pointer, ro RunOptions) error {
+	k := s.carried
+	n := len(s.ins)
+	cur := make([]unsafe.Pointer, n) // state then captures: the regions' inputs
+	next := make([]unsafe.Pointer, k)
+	for i := range n {
+		cur[i] = ptr(s.ins[i])
+	}
+	sizes := make([]int, k)
+	for i := range k {
+		sizes[i] = bufBytes(st, s.outs[i], body.Graph, i)
+		dst := ptr(s.outs[i])
+		if sizes[i] > 0 {
+			copy(unsafe.Slice((*byte)(dst), sizes[i]), unsafe.Slice((*byte)(cur[i]), sizes[i]))
+		}
+		cur[i] = dst
+		next[i] = ptr(s.scratch[i])
+	}
+	flag := ptr(s.cond)
+	condOut := []unsafe.Pointer{flag}
+	for {
+		if err := cond.RunAcquired(cur, condOut, ro); err != nil {
+			return err
+		}
+		if *(*byte)(flag) == 0 {
+			break
+		}
+		if err := body.RunAcquired(cur, next, ro); err != nil {
+			return err
+		}
+		for i := range k {
+			cur[i], next[i] = next[i], cur[i]
+		}
+	}
+	for i := range k {
+		if dst := ptr(s.outs[i]); cur[i] != dst && sizes[i] > 0 {
+			copy(unsafe.Slice((*byte)(dst), sizes[i]), unsafe.Slice((*byte)(cur[i]), sizes[i]))
+		}
+	}
+	return nil
+}
+
+// bufBytes is the size of loop-carried value i, an output of body.
+func bufBytes(_ *staged, _ buf, body *ir.Graph, i int) int {
+	n := body.Node(body.Outputs[i])
+	return n.Shape.Size() * n.DType.Size()
+}
+
+// noControl refuses a graph with control flow for a dynamic dimension,
+// naming the user's call.
+func noControl(g *ir.Graph) error {
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Op.Kind() != ir.KindControl {
+			continue
+		}
+		call := n.Call
+		if call == "" {
+			call = n.Op.String()
+		}
+		msg := fmt.Sprintf("%s: control flow does not support a dynamic dimension yet; compile this function without WithDynamicDim (each batch size then compiles once)", call)
+		if n.Pos != "" {
+			msg = n.Pos + ": " + msg
+		}
+		return fmt.Errorf("%s", msg)
+	}
+	return nil
+}
