@@ -10,8 +10,11 @@ import (
 
 // cbrtNewton is the per-element Newton iteration for the cube root of x
 // (x > 0), written with While over a Bool "some element has not
-// converged" state: y <- y - (y^3 - x) / (3 y^2), frozen once it moves by
-// at most tol relative to itself.
+// converged" state: y <- y - (y^3 - x) / (3 y^2), each element frozen
+// once a step moves it by at most tol relative to its new value. The
+// convergence test reads the new and old values (their difference is the
+// step where an element moved, 0 where it is frozen), so the reduction
+// does not recompute the division.
 func cbrtNewton(x *gojit.Tensor) *gojit.Tensor {
 	const tol = 1e-6
 	init := []*gojit.Tensor{x, gojit.Full(gojit.Bool, 1)}
@@ -19,11 +22,12 @@ func cbrtNewton(x *gojit.Tensor) *gojit.Tensor {
 		func(s []*gojit.Tensor) *gojit.Tensor { return s[1] },
 		func(s []*gojit.Tensor) []*gojit.Tensor {
 			y := s[0]
-			step := y.Mul(y).Mul(y).Sub(x).Div(y.Mul(y).Mul(gojit.Scalar(3)))
-			next := y.Sub(step)
-			moving := step.Abs().Greater(next.Abs().Mul(gojit.Scalar(tol)))
-			more := moving.Cast(gojit.Int32).Max().Greater(gojit.Scalar(0))
-			return []*gojit.Tensor{gojit.Where(moving, next, y), more}
+			y2 := y.Mul(y)
+			next := y.Sub(y2.Mul(y).Sub(x).Div(y2.Mul(gojit.Scalar(3))))
+			moving := next.Sub(y).Abs().Greater(next.Abs().Mul(gojit.Scalar(tol)))
+			ny := gojit.Where(moving, next, y)
+			more := ny.Sub(y).Abs().Greater(ny.Abs().Mul(gojit.Scalar(tol))).Cast(gojit.Int32).Max().Greater(gojit.Scalar(0))
+			return []*gojit.Tensor{ny, more}
 		})
 	return out[0]
 }
@@ -34,9 +38,9 @@ func cbrtGo(dst, x []float32) {
 	for i, xi := range x {
 		y := xi
 		for {
-			step := (y*y*y - xi) / (y * y * 3)
-			next := y - step
-			if !(float32(math.Abs(float64(step))) > float32(math.Abs(float64(next)))*tol) {
+			y2 := y * y
+			next := y - (y2*y-xi)/(y2*3)
+			if !(abs32(next-y) > abs32(next)*tol) {
 				break
 			}
 			y = next
@@ -44,6 +48,8 @@ func cbrtGo(dst, x []float32) {
 		dst[i] = y
 	}
 }
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 
 func TestWhileNewtonCbrt(t *testing.T) {
 	n := 5000

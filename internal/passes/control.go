@@ -140,7 +140,7 @@ func Hoist(g *ir.Graph) (*ir.Graph, error) {
 		}
 		k := ir.Carried(&n)
 		args := append([]ir.Value(nil), n.Args...)
-		var extra []ir.Type        // types of the new captures
+		var extra []ir.Type           // types of the new captures
 		var moved [2]map[ir.Value]int // region value -> index of its new parameter
 		for j, reg := range n.Regions {
 			hoist := hoistable(reg, k)

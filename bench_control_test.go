@@ -1,0 +1,76 @@
+package gojit_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gojit/gojit"
+)
+
+// BenchmarkWhileNewton measures the cube root of 1e6 float32 values by
+// Newton's iteration written with While (cbrtNewton), against a plain Go
+// loop doing the same iteration per element (cbrtGo). The two alternate
+// within each benchmark iteration, so that load on a shared machine
+// falls on both alike, and the benchmark reports their times and the
+// ratio go/gojit:
+//
+//	go test -run '^$' -bench WhileNewton -benchtime 10x .
+func BenchmarkWhileNewton(b *testing.B) {
+	const n = 1_000_000
+	data := make([]float32, n)
+	for i := range data {
+		data[i] = 0.001 + float32(i%100_000)*0.37
+	}
+	x := gojit.FromFloat32(data, n)
+	f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor { return cbrtNewton(x) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := gojit.New(gojit.Float32, n)
+	if err := f.CallInto([]*gojit.Array{out}, x); err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]float32, n)
+	var tj, tg time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		if err := f.CallInto([]*gojit.Array{out}, x); err != nil {
+			b.Fatal(err)
+		}
+		mid := time.Now()
+		cbrtGo(dst, data)
+		tj, tg = tj+mid.Sub(start), tg+time.Since(mid)
+	}
+	b.StopTimer()
+	if got := out.Data().([]float32); !equalF32(got, dst) {
+		b.Fatal("gojit and the Go loop disagree")
+	}
+	b.ReportMetric(float64(tj.Nanoseconds())/float64(b.N), "gojit-ns/op")
+	b.ReportMetric(float64(tg.Nanoseconds())/float64(b.N), "go-ns/op")
+	b.ReportMetric(float64(tg)/float64(tj), "go/gojit")
+}
+
+// BenchmarkForLoopScalar measures the cost of one iteration of a loop over
+// a tiny state, where the per-iteration call of the compiled body is all
+// there is: 1000 iterations of s += i.
+func BenchmarkForLoopScalar(b *testing.B) {
+	f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor {
+		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(1000), []*gojit.Tensor{x},
+			func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor { return []*gojit.Tensor{s[0].Add(i.Cast(gojit.Float32))} })[0]
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := gojit.FromFloat32([]float32{0}, []int{}...)
+	out := gojit.New(gojit.Float32)
+	if err := f.CallInto([]*gojit.Array{out}, x); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if err := f.CallInto([]*gojit.Array{out}, x); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
