@@ -248,18 +248,30 @@ func frontier(reg *ir.Graph, hoist []bool) []ir.Value {
 func withCaptures(reg *ir.Graph, extra []ir.Type, moved map[ir.Value]int) (*ir.Graph, error) {
 	base := len(reg.Params)
 	out := &ir.Graph{}
+	val := make([]ir.Value, len(reg.Nodes))
+	// Parameters first, in index order (the text form wants them so),
+	// the new ones last.
+	for _, p := range reg.Params {
+		n := reg.Nodes[p]
+		v, err := out.AddParam(n.DType, n.Shape.Clone(), n.Pos)
+		if err != nil {
+			return nil, err
+		}
+		val[p] = v
+	}
 	newParams := make([]ir.Value, len(extra))
 	for i, t := range extra {
-		v, err := out.Add(ir.Node{Op: ir.OpParam, DType: t.DType, Shape: t.Shape.Clone(), Index: base + i})
+		v, err := out.AddParam(t.DType, t.Shape.Clone(), "")
 		if err != nil {
 			return nil, err
 		}
 		newParams[i] = v
 	}
-	val := make([]ir.Value, len(reg.Nodes))
-	params := make([]ir.Value, base)
 	for i := range reg.Nodes {
 		n := reg.Nodes[i]
+		if n.Op == ir.OpParam {
+			continue
+		}
 		if p, ok := moved[ir.Value(i)]; ok {
 			val[i] = newParams[p-base]
 			continue
@@ -272,12 +284,8 @@ func withCaptures(reg *ir.Graph, extra []ir.Type, moved map[ir.Value]int) (*ir.G
 		if err != nil {
 			return nil, fmt.Errorf("passes: hoist: %w", err)
 		}
-		if n.Op == ir.OpParam {
-			params[n.Index] = v
-		}
 		val[i] = v
 	}
-	out.Params = append(params, newParams...)
 	for _, o := range reg.Outputs {
 		out.Outputs = append(out.Outputs, val[o])
 	}
