@@ -57,7 +57,9 @@ func BenchmarkWhileNewton(b *testing.B) {
 func BenchmarkForLoopScalar(b *testing.B) {
 	f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor {
 		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(1000), []*gojit.Tensor{x},
-			func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor { return []*gojit.Tensor{s[0].Add(i.Cast(gojit.Float32))} })[0]
+			func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+				return []*gojit.Tensor{s[0].Add(i.Cast(gojit.Float32))}
+			})[0]
 	})
 	if err != nil {
 		b.Fatal(err)
