@@ -175,30 +175,51 @@ func extendCaptures(a, b *tracer) {
 	}
 }
 
-// results makes the values fn returned outputs of region r. want, when
-// not nil, gives the type each result must have; a weak scalar becomes a
-// constant of that type (Float32 when want is nil or has no entry).
-func (r *tracer) results(op string, ts []*Tensor, want []ir.Type, pcs [6]uintptr) bool {
+// ownResults brings the values a region's function returned into region
+// r (closed, its parent par): a tensor of an enclosing trace is captured
+// now, so that the regions sharing parameters (shareCaptures) see it.
+// Weak scalars are left for finishResults, which knows their type.
+func (r *tracer) ownResults(par *tracer, op string, ts []*Tensor, pcs [6]uintptr) ([]*Tensor, bool) {
 	ok := true
+	out := make([]*Tensor, len(ts))
 	for i, t := range ts {
 		if t != nil && t.weak {
-			typ := ir.Type{DType: ir.Float32}
-			if i < len(want) {
-				typ = want[i]
-			}
-			if !weakFits(typ.DType, t.val) {
-				r.fail(op, pcs, "result %d: %v is not a %s value", i, t.val, typ.DType)
-				ok = false
-				continue
-			}
-			t = r.constant(typ.DType, typ.Shape, t.val, pcs)
+			continue
 		}
 		u, good := r.own(op, i, t, pcs)
-		if !good {
+		out[i], ok = u, ok && good
+	}
+	par.errs = append(par.errs, r.errs...)
+	r.errs = nil
+	return out, ok
+}
+
+// finishResults makes the results outputs of region r: locals from
+// ownResults, and for a weak scalar a constant of the type want gives
+// (Float32 when want has no entry).
+func (r *tracer) finishResults(par *tracer, op string, ts, locals []*Tensor, want []ir.Type, pcs [6]uintptr) bool {
+	ok := true
+	for i, t := range ts {
+		if u := locals[i]; u != nil {
+			r.g.Outputs = append(r.g.Outputs, u.v)
+			continue
+		}
+		typ := ir.Type{DType: ir.Float32}
+		if i < len(want) {
+			typ = want[i]
+		}
+		if !weakFits(typ.DType, t.val) {
+			par.fail(op, pcs, "result %d: %v is not a %s value", i, t.val, typ.DType)
 			ok = false
 			continue
 		}
-		r.g.Outputs = append(r.g.Outputs, u.v)
+		c := r.constant(typ.DType, typ.Shape, t.val, pcs)
+		r.g.Outputs = append(r.g.Outputs, c.v)
+	}
+	for i := range r.g.Nodes {
+		if n := &r.g.Nodes[i]; n.Pos == "" {
+			n.Pos, n.Call = userSite(r.pcs[i])
+		}
 	}
 	return ok
 }
@@ -257,11 +278,14 @@ func Cond(pred *Tensor, then, otherwise func() []*Tensor) []*Tensor {
 	a, _ := tr.openRegion(nil, pcs)
 	ra, okA := callRegion(tr, op, pcs, then)
 	a.closeRegion()
+	la, okA2 := a.ownResults(tr, op, ra, pcs)
 	b, _ := tr.openRegion(nil, pcs)
 	shareCaptures(a, b)
 	rb, okB := callRegion(tr, op, pcs, otherwise)
 	b.closeRegion()
-	if !okA || !okB {
+	lb, okB2 := b.ownResults(tr, op, rb, pcs)
+	extendCaptures(a, b)
+	if !okA || !okB || !okA2 || !okB2 {
 		return poisonedN(tr, op, max(len(ra), len(rb)))
 	}
 	if len(ra) != len(rb) {
@@ -271,11 +295,10 @@ func Cond(pred *Tensor, then, otherwise func() []*Tensor) []*Tensor {
 	// A weak scalar takes the other branch's type.
 	wantA, wantB := make([]ir.Type, len(ra)), make([]ir.Type, len(rb))
 	for i := range ra {
-		wantA[i], wantB[i] = typeOrFloat(rb[i]), typeOrFloat(ra[i])
+		wantA[i], wantB[i] = typeOf(lb[i]), typeOf(la[i])
 	}
-	okA = a.resultsIn(tr, op, ra, wantA, pcs)
-	okB = b.resultsIn(tr, op, rb, wantB, pcs)
-	extendCaptures(a, b)
+	okA = a.finishResults(tr, op, ra, la, wantA, pcs)
+	okB = b.finishResults(tr, op, rb, lb, wantB, pcs)
 	if !okA || !okB {
 		return poisonedN(tr, op, len(ra))
 	}
@@ -293,33 +316,13 @@ func Cond(pred *Tensor, then, otherwise func() []*Tensor) []*Tensor {
 	return tr.control(ir.Node{Op: ir.OpCond, Args: args, Regions: []*ir.Graph{&a.g, &b.g}}, len(ra), pcs)
 }
 
-// typeOrFloat is t's type, or f32[] for a weak scalar or nil.
-func typeOrFloat(t *Tensor) ir.Type {
-	if t == nil || t.weak || t.tr == nil || t.v == poison {
+// typeOf is the type of t, a tensor of a region from ownResults, or f32[]
+// for nil (a weak scalar).
+func typeOf(t *Tensor) ir.Type {
+	if t == nil {
 		return ir.Type{DType: ir.Float32}
 	}
 	return t.tr.g.TypeOf(t.v)
-}
-
-// resultsIn records r's results with the region open again, so that a
-// result of the enclosing trace (returned as is) is captured into r, then
-// closes it.
-func (r *tracer) resultsIn(parent *tracer, op string, ts []*Tensor, want []ir.Type, pcs [6]uintptr) bool {
-	top := parent.top()
-	saved := top.region.open
-	r.region.closed = false
-	top.region.open = r
-	ok := r.results(op, ts, want, pcs)
-	r.region.closed = true
-	top.region.open = saved
-	parent.errs = append(parent.errs, r.errs...)
-	r.errs = nil
-	for i := range r.g.Nodes {
-		if n := &r.g.Nodes[i]; n.Pos == "" {
-			n.Pos, n.Call = userSite(r.pcs[i])
-		}
-	}
-	return ok
 }
 
 // control records a control-flow node in tr and returns its n results.
@@ -386,20 +389,22 @@ func whileLoop(op string, pcs [6]uintptr, init []*Tensor, cond func([]*Tensor) *
 	c, cs := tr.openRegion(types, pcs)
 	cv, okC := callRegion(tr, op, pcs, func() *Tensor { return cond(cs) })
 	c.closeRegion()
+	lc, okC2 := c.ownResults(tr, op, []*Tensor{cv}, pcs)
 	b, bs := tr.openRegion(types, pcs)
 	shareCaptures(c, b)
 	bv, okB := callRegion(tr, op, pcs, func() []*Tensor { return body(bs) })
 	b.closeRegion()
-	if !okC || !okB {
+	lb, okB2 := b.ownResults(tr, op, bv, pcs)
+	extendCaptures(c, b)
+	if !okC || !okB || !okC2 || !okB2 {
 		return poisonedN(tr, op, len(init))
 	}
-	okC = c.resultsIn(tr, op, []*Tensor{cv}, []ir.Type{{DType: ir.Bool}}, pcs)
 	if len(bv) != len(init) {
 		tr.fail(op, pcs, "body returns %d values but the state has %d", len(bv), len(init))
 		return poisonedN(tr, op, len(init))
 	}
-	okB = b.resultsIn(tr, op, bv, types, pcs)
-	extendCaptures(c, b)
+	okC = c.finishResults(tr, op, []*Tensor{cv}, lc, []ir.Type{{DType: ir.Bool}}, pcs)
+	okB = b.finishResults(tr, op, bv, lb, types, pcs)
 	if !okC || !okB {
 		return poisonedN(tr, op, len(init))
 	}
