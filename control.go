@@ -32,7 +32,6 @@ type regionState struct {
 	captured map[importKey]ir.Value
 	keys     []importKey
 	outer    []ir.Value
-	pos      string // the user's call that opened the region
 }
 
 func (tr *tracer) parent() *tracer {

@@ -217,7 +217,9 @@ func TestControlDynamicDim(t *testing.T) {
 	line := hereAt(2)
 	fn := func(x *gojit.Tensor) *gojit.Tensor {
 		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(3), []*gojit.Tensor{x},
-			func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor { return []*gojit.Tensor{s[0].Add(gojit.Scalar(1))} })[0]
+			func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+				return []*gojit.Tensor{s[0].Add(gojit.Scalar(1))}
+			})[0]
 	}
 	x := gojit.FromFloat32([]float32{1, 2, 3, 4}, 2, 2)
 	f, err := gojit.Compile(fn, gojit.WithDynamicDim(0, 0))
@@ -245,4 +247,3 @@ func TestControlDynamicDim(t *testing.T) {
 		t.Errorf("interpreted = %v", got)
 	}
 }
-
