@@ -2,11 +2,14 @@ package runtime
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/gojit/gojit/internal/codegen"
 	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/llvm"
 )
 
 // Graphs with control flow (cond, while) run as a sequence of steps: the
@@ -16,16 +19,20 @@ import (
 // regions, themselves Executables built the same way (recursively, so a
 // cond in a loop body is a step of the body's executable).
 //
-// The loop of a while and the branch of a cond are driven from Go, one
-// call of a compiled region per iteration, not from generated code. We
-// chose this after measuring (BenchmarkWhileNewton, BenchmarkForLoopScalar
-// in the root package): the call costs a few hundred nanoseconds, nothing
-// next to a body over a large state (the Newton iteration over 1e6 values
-// spends about a millisecond per iteration in the body), and in exchange
-// every nest of a body still splits across the worker pool, which
-// generated code could not reach without calling back into Go. A loop
-// over a small state pays the call per iteration; docs/controlflow.md
-// states the cost.
+// The loop of a while runs in generated code when neither region splits
+// a loop nest across threads: a loop driver (codegen.LoopDriver), one
+// small module compiled once per process, calls the regions' compiled
+// entry points through pointers, tests the cond's flag and alternates
+// the two sets of state buffers, with no return to Go per iteration. When
+// a region is large enough to split across threads, the loop is driven
+// from Go instead, one call of each region's executable per iteration,
+// so that every nest of the body still runs on the worker pool (the
+// generated code cannot reach Go's pool without calling back into Go).
+// The Go-driven call costs a few hundred nanoseconds, nothing next to a
+// body worth splitting (the Newton iteration over 1e6 values spends about
+// a millisecond per iteration in its body); the generated driver costs a
+// few nanoseconds, which is what a loop over a small state needs
+// (BenchmarkForLoopScalar in the root package measures both).
 
 // stepKind says what a step of a staged executable does.
 type stepKind uint8
@@ -351,7 +358,11 @@ func (st *staged) run(ins, outs []unsafe.Pointer, o RunOptions) error {
 			}
 			err = pick.RunAcquired(ptrs(in, s.ins[1:]), ptrs(out, s.outs), ro)
 		case stepWhile:
-			err = st.loop(s, exes[0], exes[1], ptr, ro)
+			if nativeLoop(exes[0], exes[1]) {
+				err = st.loopNative(s, exes[0], exes[1], ptr)
+			} else {
+				err = st.loop(s, exes[0], exes[1], ptr, ro)
+			}
 		}
 		for _, e := range exes {
 			e.Release()
@@ -436,6 +447,139 @@ func noControl(g *ir.Graph) error {
 			msg = n.Pos + ": " + msg
 		}
 		return fmt.Errorf("%s", msg)
+	}
+	return nil
+}
+
+// nativeLoop reports whether a while over regions cond and body runs in
+// the generated loop driver: both are compiled modules (no nested control
+// flow, which runs as steps), neither splits across threads, and the
+// driver is available.
+func nativeLoop(cond, body *Executable) bool {
+	for _, e := range []*Executable{cond, body} {
+		if e.kernel == nil || e.staged != nil || e.parallel || e.Dynamic != nil {
+			return false
+		}
+	}
+	_, err := loopDriver()
+	return err == nil
+}
+
+var (
+	driverOnce sync.Once
+	driverK    *llvm.Kernel
+	driverErr  error
+)
+
+// loopDriver returns the compiled loop driver, compiling it on first use.
+// It is the same code for every loop (the regions are data), so it is
+// never evicted.
+func loopDriver() (*llvm.Kernel, error) {
+	driverOnce.Do(func() {
+		const entry = "gojit_loop_driver"
+		obj, err := llvm.Compile(entry+".ll", codegen.LoopDriver(entry), llvm.Options{OptLevel: 2})
+		if err != nil {
+			driverErr = err
+			return
+		}
+		driverK, driverErr = llvm.Load(obj.Object, entry)
+	})
+	return driverK, driverErr
+}
+
+// loopNative runs a while step in the generated loop driver (see
+// nativeLoop). The regions' argument arrays are built once per run for
+// both parities of the double-buffered state, and everything they point
+// to is pinned for the duration of the call.
+func (st *staged) loopNative(s *step, cond, body *Executable, ptr func(buf) unsafe.Pointer) error {
+	drv, err := loopDriver()
+	if err != nil {
+		return err
+	}
+	k := s.carried
+	n := len(s.ins)
+	var pin goruntime.Pinner
+	defer pin.Unpin()
+	pinned := func(p unsafe.Pointer) unsafe.Pointer {
+		if p != nil {
+			pin.Pin(p)
+		}
+		return p
+	}
+	// sets[0] is the result buffers, sets[1] the scratch ones; the state
+	// starts in set 0.
+	var sets [2][]unsafe.Pointer
+	for i := range k {
+		sets[0] = append(sets[0], pinned(ptr(s.outs[i])))
+		sets[1] = append(sets[1], pinned(ptr(s.scratch[i])))
+		if bytes := bufBytes(st, s.outs[i], body.Graph, i); bytes > 0 {
+			copy(unsafe.Slice((*byte)(sets[0][i]), bytes), unsafe.Slice((*byte)(ptr(s.ins[i])), bytes))
+		}
+	}
+	captures := make([]unsafe.Pointer, 0, n-k)
+	for i := k; i < n; i++ {
+		captures = append(captures, pinned(ptr(s.ins[i])))
+	}
+	flag := pinned(ptr(s.cond))
+	cfr, bfr := cond.frames.Get().(*frame), body.frames.Get().(*frame)
+	defer cond.frames.Put(cfr)
+	defer body.frames.Put(bfr)
+	for _, fr := range []*frame{cfr, bfr} {
+		for _, t := range fr.temps {
+			if len(t) > 0 {
+				pin.Pin(&t[0])
+			}
+		}
+	}
+	var d [codegen.DriverWords]uintptr
+	d[codegen.DriverCond], d[codegen.DriverBody] = cond.kernel.Addr(), body.kernel.Addr()
+	// One argument array and copy table per parity and region.
+	var keep []any // the arrays, referenced until the call returns
+	table := func(e *Executable, fr *frame, ins, outs []unsafe.Pointer) (args, copies unsafe.Pointer, ncopies int) {
+		a := make([]unsafe.Pointer, max(len(e.slots), 1))
+		for i, sl := range e.slots {
+			a[i] = e.slotPointer(fr, sl, ins, outs)
+		}
+		// (dst, src, bytes) triples; the buffers are pinned.
+		var c []uintptr
+		for _, cp := range e.copies {
+			if cp.bytes == 0 {
+				continue
+			}
+			src := ins
+			if cp.src.kind == fromOutput {
+				src = outs
+			}
+			c = append(c, uintptr(outs[cp.out]), uintptr(src[cp.src.i]), uintptr(cp.bytes))
+		}
+		keep = append(keep, a, c)
+		pin.Pin(&a[0])
+		if len(c) == 0 {
+			return unsafe.Pointer(&a[0]), nil, 0
+		}
+		pin.Pin(&c[0])
+		return unsafe.Pointer(&a[0]), unsafe.Pointer(&c[0]), len(c) / 3
+	}
+	for par := range 2 {
+		state := append(append([]unsafe.Pointer(nil), sets[par]...), captures...)
+		ca, cc, nc := table(cond, cfr, state, []unsafe.Pointer{flag})
+		ba, bc, nb := table(body, bfr, state, sets[1-par])
+		d[codegen.DriverCondArgs0+par] = uintptr(ca)
+		d[codegen.DriverBodyArgs0+par] = uintptr(ba)
+		d[codegen.DriverCondCopies0+2*par], d[codegen.DriverCondNCopies0+2*par] = uintptr(cc), uintptr(nc)
+		d[codegen.DriverBodyCopies0+2*par], d[codegen.DriverBodyNCopies0+2*par] = uintptr(bc), uintptr(nb)
+	}
+	d[codegen.DriverFlag] = uintptr(flag)
+	pin.Pin(&d[0])
+	drv.Call(unsafe.Pointer(&d[0]))
+	goruntime.KeepAlive(keep)
+	if d[codegen.DriverIterations]%2 == 1 {
+		// The final state is in the scratch set.
+		for i := range k {
+			if bytes := bufBytes(st, s.outs[i], body.Graph, i); bytes > 0 {
+				copy(unsafe.Slice((*byte)(sets[0][i]), bytes), unsafe.Slice((*byte)(sets[1][i]), bytes))
+			}
+		}
 	}
 	return nil
 }
