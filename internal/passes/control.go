@@ -127,9 +127,10 @@ func inline(r *rewriter, region *ir.Graph, args []ir.Value, keep func(ir.Value) 
 //	  ...                                        ...
 //
 // Constants, iotas and layout ops stay inside: they cost nothing there and
-// would cost memory outside. Nor are nested control-flow ops moved. The IR
-// has no side effects, so computing an invariant before a loop that runs
-// zero times changes no result.
+// would cost memory outside. Nor are nested control-flow ops moved, nor
+// ops that might fail at run time (hoistKind). The ops moved have no side
+// effects, so computing an invariant before a loop that runs zero times
+// changes no result.
 func Hoist(g *ir.Graph) (*ir.Graph, error) {
 	if !ir.HasControl(g) {
 		return g, nil
@@ -198,7 +199,7 @@ func hoistable(reg *ir.Graph, k int) []bool {
 		for _, a := range n.Args {
 			inv[i] = inv[i] && inv[a]
 		}
-		hoist[i] = inv[i] && n.Op.Kind() != ir.KindLayout
+		hoist[i] = inv[i] && hoistKind(n.Op.Kind())
 	}
 	// An invariant layout op or source that a hoisted value reads must
 	// move too, copied (the copy inside stays for its other users).
@@ -212,6 +213,20 @@ func hoistable(reg *ir.Graph, k int) []bool {
 		}
 	}
 	return hoist
+}
+
+// hoistKind reports whether ops of kind k may move before a loop: kinds
+// known to compute a value from their operands and nothing else. An op
+// that can fail at run time (a bounds-checked index) must not move out of
+// a loop that might not run it, so kinds added later stay inside until
+// they are known to be safe to move.
+func hoistKind(k ir.Kind) bool {
+	switch k {
+	case ir.KindUnary, ir.KindCast, ir.KindBinary, ir.KindCompare, ir.KindSelect,
+		ir.KindReduce, ir.KindArgReduce, ir.KindMatMul:
+		return true
+	}
+	return false
 }
 
 // frontier lists the hoisted values that become captures: those read by
