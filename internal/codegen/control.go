@@ -8,16 +8,16 @@ import (
 // Loop driver slots: the layout of the array of 8-byte words the loop
 // driver (LoopDriver) takes.
 const (
-	DriverCond       = iota // the cond region's entry: void (ptr %args)
-	DriverBody              // the body region's entry
-	DriverCondArgs0         // the cond's argument array when the state is in set 0
-	DriverCondArgs1         // ... in set 1
-	DriverBodyArgs0         // the body's argument array reading set 0, writing set 1
-	DriverBodyArgs1         // ... reading set 1, writing set 0
-	DriverFlag              // the byte the cond writes: non-zero to go on
-	DriverCondCopies0       // copies after the cond (state in set 0): (dst, src, bytes) triples
-	DriverCondNCopies0      // their number
-	DriverCondCopies1       // ... state in set 1
+	DriverCond         = iota // the cond region's entry: void (ptr %args)
+	DriverBody                // the body region's entry
+	DriverCondArgs0           // the cond's argument array when the state is in set 0
+	DriverCondArgs1           // ... in set 1
+	DriverBodyArgs0           // the body's argument array reading set 0, writing set 1
+	DriverBodyArgs1           // ... reading set 1, writing set 0
+	DriverFlag                // the byte the cond writes: non-zero to go on
+	DriverCondCopies0         // copies after the cond (state in set 0): (dst, src, bytes) triples
+	DriverCondNCopies0        // their number
+	DriverCondCopies1         // ... state in set 1
 	DriverCondNCopies1
 	DriverBodyCopies0 // copies after the body reading set 0
 	DriverBodyNCopies0
