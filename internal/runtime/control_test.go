@@ -164,3 +164,71 @@ func sameResult(got, want any) (bool, string) {
 	}
 	return true, ""
 }
+
+// TestWhileSurvivesEviction: the executables of a staged graph's steps
+// and regions are evicted from a cache that holds one kernel, and purged
+// concurrently; every run still succeeds (a step rebuilds what was
+// evicted) and matches the interpreter.
+func TestWhileSurvivesEviction(t *testing.T) {
+	if !llvm.Available() {
+		t.Skip("no LLVM in this build")
+	}
+	if err := withConfig(t, Config{MaxEntries: 1}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ir.Parse(loopGraph(16, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := Build(g, Options{OptLevel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, c := make([]float32, 16), make([]float32, 16)
+	for i := range x {
+		x[i], c[i] = float32(i)-7, 0.25
+	}
+	want, err := interp.Run(g, []any{x, c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var purger sync.WaitGroup
+	purger.Add(1)
+	go func() {
+		defer purger.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				Purge()
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o0, o1, o2 := make([]float32, 16), make([]int32, 1), make([]float32, 16)
+			for range 3 {
+				err := exe.Run([]unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&c[0])},
+					[]unsafe.Pointer{unsafe.Pointer(&o0[0]), unsafe.Pointer(&o1[0]), unsafe.Pointer(&o2[0])})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for i, got := range []any{o0, o1, o2} {
+					if ok, diff := sameResult(got, want[i]); !ok {
+						t.Errorf("output %d: %s", i, diff)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	purger.Wait()
+}
