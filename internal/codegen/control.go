@@ -27,7 +27,29 @@ const (
 	DriverWords      // the number of words
 )
 
-// LoopDriver returns the LLVM IR of a module whose function
+// Sequence driver tables (SeqDriver): word 0 is the number of steps, then
+// SeqStepWords words per step at 1 + step*SeqStepWords, laid out by the
+// Seq constants. A step calls function A (when not null) and runs A's
+// copies; a cond step does so with B instead when the byte at Pred is 0.
+const (
+	SeqKind     = iota // SeqCall or SeqCond
+	SeqPred            // cond: the predicate's byte
+	SeqFnA             // void (ptr): a compiled entry, or null for copies only
+	SeqArgsA           // its argument
+	SeqCopiesA         // (dst, src, bytes) triples to copy after it
+	SeqNCopiesA        // their number
+	SeqFnB             // the same for the cond's false branch
+	SeqArgsB
+	SeqCopiesB
+	SeqNCopiesB
+	SeqStepWords
+
+	SeqCall = 0
+	SeqCond = 1
+)
+
+// LoopDriver returns the LLVM IR of a module of two functions, ENTRY, the
+// loop driver, and SEQ, the sequence driver. The function
 //
 //	void ENTRY(ptr %d)
 //
@@ -39,7 +61,18 @@ const (
 // never copied; it stores the number of iterations in d[DriverIterations].
 // The regions are called through pointers, so one driver, compiled once,
 // serves every loop; the layout of d is given by the Driver constants.
-func LoopDriver(entry string) string {
+//
+// The function
+//
+//	void SEQ(ptr %t)
+//
+// runs a sequence of steps from a table (the Seq constants): calls of
+// compiled entries and their copies, and conds, which test a predicate
+// byte and run one of two entries: a region with control flow inside (a
+// Cond in a loop body) runs as such a sequence, so the loop driver can
+// call it like any compiled region, and the branch is taken in generated
+// code too.
+func LoopDriver(entry, seq string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "; gojit loop driver\n\ndefine void @%s(ptr %%d) #0 {\nentry:\n", entry)
 	word := func(name string, i int) {
@@ -120,9 +153,67 @@ done:
   ret void
 }
 
+; SEQ runs the steps of a table.
+define void @SEQ(ptr %t) #0 {
+entry:
+  %n = load i64, ptr %t, align 8
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %loop, label %done
+
+loop:
+  %s = phi i64 [ 0, %entry ], [ %s1, %copy ]
+  %b0 = mul nuw nsw i64 %s, STEP
+  %base = add nuw nsw i64 %b0, 1
+  %kp = getelementptr inbounds i64, ptr %t, i64 %base
+  %kind = load i64, ptr %kp, align 8
+  %isc = icmp eq i64 %kind, COND
+  br i1 %isc, label %cond, label %pick
+
+cond:
+  %pb = add nuw nsw i64 %base, PRED
+  %pp = getelementptr inbounds i64, ptr %t, i64 %pb
+  %pred = load ptr, ptr %pp, align 8
+  %pv = load i8, ptr %pred, align 1
+  %taken = icmp ne i8 %pv, 0
+  br label %pick
+
+pick:
+  %useA = phi i1 [ true, %loop ], [ %taken, %cond ]
+  %off = select i1 %useA, i64 FNA, i64 FNB
+  %fb = add nuw nsw i64 %base, %off
+  %fp = getelementptr inbounds i64, ptr %t, i64 %fb
+  %fn = load ptr, ptr %fp, align 8
+  %ab = add nuw nsw i64 %fb, 1
+  %ap = getelementptr inbounds i64, ptr %t, i64 %ab
+  %args = load ptr, ptr %ap, align 8
+  %cb = add nuw nsw i64 %fb, 2
+  %cp = getelementptr inbounds i64, ptr %t, i64 %cb
+  %copies = load ptr, ptr %cp, align 8
+  %nb = add nuw nsw i64 %fb, 3
+  %np = getelementptr inbounds i64, ptr %t, i64 %nb
+  %ncopies = load i64, ptr %np, align 8
+  %has = icmp ne ptr %fn, null
+  br i1 %has, label %call, label %copy
+
+call:
+  call void %fn(ptr %args)
+  br label %copy
+
+copy:
+  call void @gojit.copies(ptr %copies, i64 %ncopies)
+  %s1 = add nuw nsw i64 %s, 1
+  %more = icmp slt i64 %s1, %n
+  br i1 %more, label %loop, label %done
+
+done:
+  ret void
+}
+
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
 attributes #0 = { nounwind }
 `)
-	return b.String()
+	r := strings.NewReplacer("@SEQ", "@"+seq, "STEP", fmt.Sprint(SeqStepWords), "COND", fmt.Sprint(SeqCond),
+		"PRED", fmt.Sprint(SeqPred), "FNA", fmt.Sprint(SeqFnA), "FNB", fmt.Sprint(SeqFnB))
+	return r.Replace(b.String())
 }

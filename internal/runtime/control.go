@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	goruntime "runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -85,6 +86,34 @@ func (s *subExec) acquire() (*Executable, error) {
 	return e, nil
 }
 
+// acquireAll acquires the executables of xs, each distinct subExec once
+// (the regions of a cond may be one graph).
+func acquireAll(xs []*subExec) ([]*Executable, error) {
+	exes := make([]*Executable, len(xs))
+	for i, x := range xs {
+		if j := slices.Index(xs[:i], x); j >= 0 {
+			exes[i] = exes[j]
+			continue
+		}
+		e, err := x.acquire()
+		if err != nil {
+			releaseAll(xs[:i], exes[:i])
+			return nil, err
+		}
+		exes[i] = e
+	}
+	return exes, nil
+}
+
+// releaseAll releases what acquireAll acquired.
+func releaseAll(xs []*subExec, exes []*Executable) {
+	for i, e := range exes {
+		if slices.Index(xs[:i], xs[i]) < 0 {
+			e.Release()
+		}
+	}
+}
+
 // staged is how an executable with control flow runs.
 type staged struct {
 	steps []step
@@ -160,6 +189,19 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 		ins  []buf
 		outs []ir.Value // outer values the segment returns
 	}
+	// One subExec per distinct graph: a run acquires each once, so it never
+	// rebuilds a graph while holding an evicted copy of it (whose symbol
+	// the rebuild would wait to see freed).
+	subs := map[[32]byte]*subExec{}
+	sub := func(g *ir.Graph) *subExec {
+		h := ir.Hash(g)
+		if x, ok := subs[h]; ok {
+			return x
+		}
+		x := &subExec{g: g, opt: opt}
+		subs[h] = x
+		return x
+	}
 	var cur *segBuilder
 	flush := func() error {
 		if cur == nil {
@@ -176,7 +218,7 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 		if len(outs) == 0 {
 			return nil // nothing read later: dead code DCE should have removed
 		}
-		st.steps = append(st.steps, step{kind: stepSegment, exes: []*subExec{{g: s.g, opt: opt}}, ins: s.ins, outs: outs})
+		st.steps = append(st.steps, step{kind: stepSegment, exes: []*subExec{sub(s.g)}, ins: s.ins, outs: outs})
 		return nil
 	}
 	for i := range g.Nodes {
@@ -209,7 +251,7 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 				}
 			}
 			for _, reg := range n.Regions {
-				stp.exes = append(stp.exes, &subExec{g: reg, opt: opt})
+				stp.exes = append(stp.exes, sub(reg))
 			}
 			if n.Op == ir.OpCond {
 				stp.kind = stepCond
@@ -336,18 +378,10 @@ func (st *staged) run(ins, outs []unsafe.Pointer, o RunOptions) error {
 	var in, out []unsafe.Pointer
 	for si := range st.steps {
 		s := &st.steps[si]
-		exes := make([]*Executable, len(s.exes))
-		for i, x := range s.exes {
-			e, err := x.acquire()
-			if err != nil {
-				for _, h := range exes[:i] {
-					h.Release()
-				}
-				return err
-			}
-			exes[i] = e
+		exes, err := acquireAll(s.exes)
+		if err != nil {
+			return err
 		}
-		var err error
 		switch s.kind {
 		case stepSegment:
 			err = exes[0].RunAcquired(ptrs(in, s.ins), ptrs(out, s.outs), ro)
@@ -364,9 +398,7 @@ func (st *staged) run(ins, outs []unsafe.Pointer, o RunOptions) error {
 				err = st.loop(s, exes[0], exes[1], ptr, ro)
 			}
 		}
-		for _, e := range exes {
-			e.Release()
-		}
+		releaseAll(s.exes, exes)
 		if err != nil {
 			return err
 		}
@@ -452,39 +484,245 @@ func noControl(g *ir.Graph) error {
 }
 
 // nativeLoop reports whether a while over regions cond and body runs in
-// the generated loop driver: both are compiled modules (no nested control
-// flow, which runs as steps), neither splits across threads, and the
-// driver is available.
+// the generated loop driver: every executable involved is compiled and
+// none splits across threads (a region with control flow inside counts by
+// its steps, which the sequence driver runs; a loop nested in it does
+// not), and the drivers are available.
 func nativeLoop(cond, body *Executable) bool {
-	for _, e := range []*Executable{cond, body} {
-		if e.kernel == nil || e.staged != nil || e.parallel || e.Dynamic != nil {
+	if !nativeOK(cond, true) || !nativeOK(body, true) {
+		return false
+	}
+	_, err := drivers()
+	return err == nil
+}
+
+// nativeOK reports whether e can run in generated code: compiled, not
+// split across threads, not dynamic; with staged set, a staged e whose
+// steps are calls and conds of such executables also can.
+func nativeOK(e *Executable, staged bool) bool {
+	if e.staged != nil {
+		if !staged {
 			return false
 		}
+		for _, s := range e.staged.steps {
+			if s.kind == stepWhile {
+				return false
+			}
+			for _, x := range s.exes {
+				if sub := x.exe.Load(); sub == nil || !nativeOK(sub, false) {
+					return false
+				}
+			}
+		}
+		return true
 	}
-	_, err := loopDriver()
-	return err == nil
+	return e.kernel != nil && !e.parallel && e.Dynamic == nil
+}
+
+// driverSet is the compiled loop and sequence drivers.
+type driverSet struct {
+	k    *llvm.Kernel
+	loop uintptr // codegen.LoopDriver's ENTRY
+	seq  uintptr // its SEQ
 }
 
 var (
 	driverOnce sync.Once
-	driverK    *llvm.Kernel
+	driverSetV driverSet
 	driverErr  error
 )
 
-// loopDriver returns the compiled loop driver, compiling it on first use.
-// It is the same code for every loop (the regions are data), so it is
-// never evicted.
-func loopDriver() (*llvm.Kernel, error) {
+// drivers returns the compiled drivers, compiling them on first use. They
+// are the same code for every loop (the regions are data), so they are
+// compiled once per process and never evicted.
+func drivers() (*driverSet, error) {
 	driverOnce.Do(func() {
-		const entry = "gojit_loop_driver"
-		obj, err := llvm.Compile(entry+".ll", codegen.LoopDriver(entry), llvm.Options{OptLevel: 2})
+		const entry, seq = "gojit_loop_driver", "gojit_seq_driver"
+		obj, err := llvm.Compile(entry+".ll", codegen.LoopDriver(entry, seq), llvm.Options{OptLevel: 2})
 		if err != nil {
 			driverErr = err
 			return
 		}
-		driverK, driverErr = llvm.Load(obj.Object, entry)
+		k, err := llvm.Load(obj.Object, entry)
+		if err != nil {
+			driverErr = err
+			return
+		}
+		addr, err := k.Lookup(seq)
+		if err != nil {
+			driverErr = err
+			return
+		}
+		driverSetV = driverSet{k: k, loop: k.Addr(), seq: addr}
 	})
-	return driverK, driverErr
+	return &driverSetV, driverErr
+}
+
+// native collects what one run in generated code holds: pinned memory,
+// arrays referenced only by address, acquired executables and frames.
+type native struct {
+	drv   *driverSet
+	pin   goruntime.Pinner
+	keep  []any
+	held  []*Executable
+	puts  []func()
+	frame map[*Executable]*frame
+	temps map[*staged]*[][]uint64
+	subs  map[*subExec]*Executable // acquired once per run
+}
+
+func (nt *native) done() {
+	for _, e := range nt.held {
+		e.Release()
+	}
+	for _, f := range nt.puts {
+		f()
+	}
+	nt.pin.Unpin()
+	goruntime.KeepAlive(nt.keep)
+}
+
+func (nt *native) pinned(p unsafe.Pointer) unsafe.Pointer {
+	if p != nil {
+		nt.pin.Pin(p)
+	}
+	return p
+}
+
+// words pins a table of words and returns its address.
+func (nt *native) words(w []uintptr) uintptr {
+	if len(w) == 0 {
+		return 0
+	}
+	nt.keep = append(nt.keep, w)
+	nt.pin.Pin(&w[0])
+	return uintptr(unsafe.Pointer(&w[0]))
+}
+
+// frameOf is e's frame for the whole run, its temporaries pinned.
+func (nt *native) frameOf(e *Executable) *frame {
+	if fr, ok := nt.frame[e]; ok {
+		return fr
+	}
+	fr := e.frames.Get().(*frame)
+	nt.puts = append(nt.puts, func() { e.frames.Put(fr) })
+	for _, t := range fr.temps {
+		if len(t) > 0 {
+			nt.pin.Pin(&t[0])
+		}
+	}
+	nt.frame[e] = fr
+	return fr
+}
+
+// call returns the function, argument and copy table that run e (which
+// nativeOK accepts) on buffers ins and outs in generated code: e's entry
+// and its slot array, or for a staged e the sequence driver and a table
+// of its steps.
+func (nt *native) call(e *Executable, ins, outs []unsafe.Pointer) (fn, arg, copies uintptr, ncopies int, err error) {
+	if e.staged != nil {
+		t, err := nt.sequence(e.staged, ins, outs)
+		return nt.drv.seq, t, 0, 0, err
+	}
+	fr := nt.frameOf(e)
+	a := make([]uintptr, max(len(e.slots), 1))
+	for i, sl := range e.slots {
+		a[i] = uintptr(nt.pinned(e.slotPointer(fr, sl, ins, outs)))
+	}
+	var c []uintptr // (dst, src, bytes) triples
+	for _, cp := range e.copies {
+		if cp.bytes == 0 {
+			continue
+		}
+		src := ins
+		if cp.src.kind == fromOutput {
+			src = outs
+		}
+		c = append(c, uintptr(outs[cp.out]), uintptr(src[cp.src.i]), uintptr(cp.bytes))
+	}
+	return e.kernel.Addr(), nt.words(a), nt.words(c), len(c) / 3, nil
+}
+
+// sequence builds the sequence driver's table for staged st run on ins
+// and outs, acquiring the executables of its steps for the run.
+func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, error) {
+	tp, ok := nt.temps[st]
+	if !ok {
+		tp = st.frames.Get().(*[][]uint64)
+		nt.puts = append(nt.puts, func() { st.frames.Put(tp) })
+		for _, t := range *tp {
+			if len(t) > 0 {
+				nt.pin.Pin(&t[0])
+			}
+		}
+		nt.temps[st] = tp
+	}
+	temps := *tp
+	ptr := func(b buf) unsafe.Pointer {
+		switch b.kind {
+		case fromInput:
+			return ins[b.i]
+		case fromOutput:
+			return outs[b.i]
+		}
+		if t := temps[b.i]; len(t) > 0 {
+			return unsafe.Pointer(&t[0])
+		}
+		return nil
+	}
+	ptrs := func(bs []buf) []unsafe.Pointer {
+		out := make([]unsafe.Pointer, len(bs))
+		for i, b := range bs {
+			out[i] = ptr(b)
+		}
+		return out
+	}
+	t := []uintptr{0}
+	for si := range st.steps {
+		s := &st.steps[si]
+		w := make([]uintptr, codegen.SeqStepWords)
+		ins := ptrs(s.ins)
+		if s.kind == stepCond {
+			w[codegen.SeqKind], w[codegen.SeqPred] = codegen.SeqCond, uintptr(ins[0])
+			ins = ins[1:]
+		}
+		outs := ptrs(s.outs)
+		for j, x := range s.exes {
+			e, ok := nt.subs[x]
+			if !ok {
+				var err error
+				if e, err = x.acquire(); err != nil {
+					return 0, err
+				}
+				nt.held = append(nt.held, e)
+				nt.subs[x] = e
+			}
+			if !nativeOK(e, false) {
+				return 0, fmt.Errorf("runtime: internal error: a step of a generated loop cannot run in generated code")
+			}
+			fn, arg, cp, ncp, err := nt.call(e, ins, outs)
+			if err != nil {
+				return 0, err
+			}
+			base := codegen.SeqFnA + j*(codegen.SeqFnB-codegen.SeqFnA)
+			w[base], w[base+1], w[base+2], w[base+3] = fn, arg, cp, uintptr(ncp)
+		}
+		t = append(t, w...)
+	}
+	// The staged executable's own copies, as a step that only copies.
+	var c []uintptr
+	for _, cp := range st.copies {
+		if cp.bytes > 0 {
+			c = append(c, uintptr(outs[cp.out]), uintptr(ptr(cp.src)), uintptr(cp.bytes))
+		}
+	}
+	if len(c) > 0 {
+		w := make([]uintptr, codegen.SeqStepWords)
+		w[codegen.SeqCopiesA], w[codegen.SeqNCopiesA] = nt.words(c), uintptr(len(c)/3)
+		t = append(t, w...)
+	}
+	t[0] = uintptr((len(t) - 1) / codegen.SeqStepWords)
+	return nt.words(t), nil
 }
 
 // loopNative runs a while step in the generated loop driver (see
@@ -492,87 +730,49 @@ func loopDriver() (*llvm.Kernel, error) {
 // both parities of the double-buffered state, and everything they point
 // to is pinned for the duration of the call.
 func (st *staged) loopNative(s *step, cond, body *Executable, ptr func(buf) unsafe.Pointer) error {
-	drv, err := loopDriver()
+	drv, err := drivers()
 	if err != nil {
 		return err
 	}
+	nt := &native{drv: drv, frame: map[*Executable]*frame{}, temps: map[*staged]*[][]uint64{}, subs: map[*subExec]*Executable{}}
+	defer nt.done()
 	k := s.carried
 	n := len(s.ins)
-	var pin goruntime.Pinner
-	defer pin.Unpin()
-	pinned := func(p unsafe.Pointer) unsafe.Pointer {
-		if p != nil {
-			pin.Pin(p)
-		}
-		return p
-	}
 	// sets[0] is the result buffers, sets[1] the scratch ones; the state
 	// starts in set 0.
 	var sets [2][]unsafe.Pointer
 	for i := range k {
-		sets[0] = append(sets[0], pinned(ptr(s.outs[i])))
-		sets[1] = append(sets[1], pinned(ptr(s.scratch[i])))
+		sets[0] = append(sets[0], nt.pinned(ptr(s.outs[i])))
+		sets[1] = append(sets[1], nt.pinned(ptr(s.scratch[i])))
 		if bytes := bufBytes(st, s.outs[i], body.Graph, i); bytes > 0 {
 			copy(unsafe.Slice((*byte)(sets[0][i]), bytes), unsafe.Slice((*byte)(ptr(s.ins[i])), bytes))
 		}
 	}
 	captures := make([]unsafe.Pointer, 0, n-k)
 	for i := k; i < n; i++ {
-		captures = append(captures, pinned(ptr(s.ins[i])))
+		captures = append(captures, nt.pinned(ptr(s.ins[i])))
 	}
-	flag := pinned(ptr(s.cond))
-	cfr, bfr := cond.frames.Get().(*frame), body.frames.Get().(*frame)
-	defer cond.frames.Put(cfr)
-	defer body.frames.Put(bfr)
-	for _, fr := range []*frame{cfr, bfr} {
-		for _, t := range fr.temps {
-			if len(t) > 0 {
-				pin.Pin(&t[0])
-			}
-		}
-	}
-	var d [codegen.DriverWords]uintptr
-	d[codegen.DriverCond], d[codegen.DriverBody] = cond.kernel.Addr(), body.kernel.Addr()
-	// One argument array and copy table per parity and region.
-	var keep []any // the arrays, referenced until the call returns
-	table := func(e *Executable, fr *frame, ins, outs []unsafe.Pointer) (args, copies unsafe.Pointer, ncopies int) {
-		a := make([]unsafe.Pointer, max(len(e.slots), 1))
-		for i, sl := range e.slots {
-			a[i] = e.slotPointer(fr, sl, ins, outs)
-		}
-		// (dst, src, bytes) triples; the buffers are pinned.
-		var c []uintptr
-		for _, cp := range e.copies {
-			if cp.bytes == 0 {
-				continue
-			}
-			src := ins
-			if cp.src.kind == fromOutput {
-				src = outs
-			}
-			c = append(c, uintptr(outs[cp.out]), uintptr(src[cp.src.i]), uintptr(cp.bytes))
-		}
-		keep = append(keep, a, c)
-		pin.Pin(&a[0])
-		if len(c) == 0 {
-			return unsafe.Pointer(&a[0]), nil, 0
-		}
-		pin.Pin(&c[0])
-		return unsafe.Pointer(&a[0]), unsafe.Pointer(&c[0]), len(c) / 3
-	}
+	flag := nt.pinned(ptr(s.cond))
+	d := make([]uintptr, codegen.DriverWords)
 	for par := range 2 {
 		state := append(append([]unsafe.Pointer(nil), sets[par]...), captures...)
-		ca, cc, nc := table(cond, cfr, state, []unsafe.Pointer{flag})
-		ba, bc, nb := table(body, bfr, state, sets[1-par])
-		d[codegen.DriverCondArgs0+par] = uintptr(ca)
-		d[codegen.DriverBodyArgs0+par] = uintptr(ba)
-		d[codegen.DriverCondCopies0+2*par], d[codegen.DriverCondNCopies0+2*par] = uintptr(cc), uintptr(nc)
-		d[codegen.DriverBodyCopies0+2*par], d[codegen.DriverBodyNCopies0+2*par] = uintptr(bc), uintptr(nb)
+		cfn, ca, cc, nc, err := nt.call(cond, state, []unsafe.Pointer{flag})
+		if err != nil {
+			return err
+		}
+		bfn, ba, bc, nb, err := nt.call(body, state, sets[1-par])
+		if err != nil {
+			return err
+		}
+		d[codegen.DriverCond], d[codegen.DriverBody] = cfn, bfn
+		d[codegen.DriverCondArgs0+par] = ca
+		d[codegen.DriverBodyArgs0+par] = ba
+		d[codegen.DriverCondCopies0+2*par], d[codegen.DriverCondNCopies0+2*par] = cc, uintptr(nc)
+		d[codegen.DriverBodyCopies0+2*par], d[codegen.DriverBodyNCopies0+2*par] = bc, uintptr(nb)
 	}
 	d[codegen.DriverFlag] = uintptr(flag)
-	pin.Pin(&d[0])
-	drv.Call(unsafe.Pointer(&d[0]))
-	goruntime.KeepAlive(keep)
+	nt.words(d)
+	drv.k.Call(unsafe.Pointer(&d[0]))
 	if d[codegen.DriverIterations]%2 == 1 {
 		// The final state is in the scratch set.
 		for i := range k {

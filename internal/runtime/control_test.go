@@ -83,7 +83,8 @@ func TestWhilePaths(t *testing.T) {
 		{8, false, true},
 		{1000, false, true},
 		{300_000, false, false},
-		{8, true, false},
+		{8, true, true},
+		{300_000, true, false},
 	} {
 		t.Run(fmt.Sprintf("n=%d,nested=%t", tc.n, tc.nested), func(t *testing.T) {
 			g, err := ir.Parse(loopGraph(tc.n, tc.nested))
