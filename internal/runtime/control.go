@@ -24,8 +24,11 @@ import (
 // a loop nest across threads: a loop driver (codegen.LoopDriver), one
 // small module compiled once per process, calls the regions' compiled
 // entry points through pointers, tests the cond's flag and alternates
-// the two sets of state buffers, with no return to Go per iteration. When
-// a region is large enough to split across threads, the loop is driven
+// the two sets of state buffers, with no return to Go per iteration. A
+// region with a cond inside runs as a table of steps in the same module's
+// sequence driver, which takes the branch in generated code too; a loop
+// nested in a region keeps the outer loop in Go. When a region is large
+// enough to split across threads, the loop is driven
 // from Go instead, one call of each region's executable per iteration,
 // so that every nest of the body still runs on the worker pool (the
 // generated code cannot reach Go's pool without calling back into Go).
