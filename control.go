@@ -58,6 +58,11 @@ func (tr *tracer) within(anc *tracer) bool {
 	return false
 }
 
+// constantHost reports whether tr is a region inside a trace of constants
+// only (a control-flow op whose operands were all made by Full or Iota),
+// which cannot capture the traced function's tensors.
+func (tr *tracer) constantHost() bool { return tr.parent() != nil && !tr.top().params }
+
 func (tr *tracer) closedRegion() bool { return tr.region != nil && tr.region.closed }
 
 // scope returns the tracer an op over tensors of tr records into: the

@@ -199,6 +199,20 @@ func TestControlTraceErrors(t *testing.T) {
 			func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor { leaked = s[0].Exp(); return s })
 		return []*gojit.Tensor{out[0].Add(leaked)}
 	}, []any{x}, line, "computed inside a Cond, While or ForLoop function")
+	// An error inside a body names its own line.
+	line = hereAt(3)
+	checkTraceError(t, func(x *gojit.Tensor) []*gojit.Tensor {
+		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(3), []*gojit.Tensor{x}, func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+			return []*gojit.Tensor{s[0].Add(gojit.Full(gojit.Float32, 1, 3))}
+		})
+	}, []any{x}, line, "Add", "[2] and [3]")
+	// A loop whose state is only constants cannot read the arguments.
+	line = hereAt(3)
+	checkTraceError(t, func(x *gojit.Tensor) []*gojit.Tensor {
+		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(3), []*gojit.Tensor{gojit.Full(gojit.Float32, 0, 2)}, func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+			return []*gojit.Tensor{s[0].Add(x)}
+		})
+	}, []any{x}, line, "only constants (Full, Iota, Scalar)")
 	if !strings.Contains(line, "control_test.go") {
 		t.Fatal(line)
 	}

@@ -265,6 +265,10 @@ func (tr *tracer) own(op string, i int, t *Tensor, pcs [6]uintptr) (*Tensor, boo
 		// A tensor of an enclosing trace, read inside a region.
 		return &Tensor{tr: tr, v: tr.capture(t.tr, t.v)}, true
 	}
+	if tr.constantHost() {
+		tr.fail(op, pcs, "operand %d belongs to the traced function, but the Cond, While or ForLoop around it has only constants (Full, Iota, Scalar) as predicate and initial state: make one of them from a traced tensor (x.Mul(gojit.Scalar(0)) is a zero of x's type)", i) // control.go
+		return nil, false
+	}
 	tr.fail(op, pcs, "operand %d belongs to a different trace (a Tensor kept from another call or function?)", i)
 	return nil, false
 }
