@@ -247,3 +247,34 @@ func TestControlDynamicDim(t *testing.T) {
 		t.Errorf("interpreted = %v", got)
 	}
 }
+
+// TestLowerShowsRegions: Lower shows the modules of every step and region
+// of a function with control flow.
+func TestLowerShowsRegions(t *testing.T) {
+	f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor {
+		return gojit.While([]*gojit.Tensor{x},
+			func(s []*gojit.Tensor) *gojit.Tensor { return s[0].Sum().Less(gojit.Scalar(100)) },
+			func(s []*gojit.Tensor) []*gojit.Tensor { return []*gojit.Tensor{s[0].Mul(gojit.Scalar(2))} })[0]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := f.Lower(gojit.FromFloat32([]float32{1, 2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(l.Traced, "= while") || !strings.Contains(l.Fused, "= while") {
+		t.Errorf("no while in the graphs:\n%s\n%s", l.Traced, l.Fused)
+	}
+	if !llvm.Available() {
+		return
+	}
+	for _, want := range []string{"; ==== step 0: while, cond", "; ==== step 0: while, body", "fmul"} {
+		if !strings.Contains(l.LLVM, want) {
+			t.Errorf("LLVM text lacks %q:\n%s", want, l.LLVM)
+		}
+	}
+	if !strings.Contains(l.Assembly, "; ==== step 0: while, body") {
+		t.Errorf("assembly lacks the body's header")
+	}
+}

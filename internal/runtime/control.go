@@ -786,3 +786,49 @@ func (st *staged) loopNative(s *step, cond, body *Executable, ptr func(buf) unsa
 	}
 	return nil
 }
+
+// LabeledModule is one generated module of an executable, with what it
+// computes (Modules).
+type LabeledModule struct {
+	Label  string // "" for the executable's own module; else e.g. "step 2: while, body"
+	Module *codegen.Module
+}
+
+// Modules returns the generated modules that run e: its own, or for an
+// executable with control flow those of its steps and regions, in order
+// (recursively, a nested region's labels extending its parent's). An
+// interpreted executable has none.
+func (e *Executable) Modules() []LabeledModule {
+	if e.staged == nil {
+		if e.Module == nil {
+			return nil
+		}
+		return []LabeledModule{{Module: e.Module}}
+	}
+	var out []LabeledModule
+	for si, s := range e.staged.steps {
+		names := []string{"segment"}
+		switch s.kind {
+		case stepCond:
+			names = []string{"cond, then", "cond, else"}
+		case stepWhile:
+			names = []string{"while, cond", "while, body"}
+		}
+		for j, x := range s.exes {
+			sub := x.exe.Load()
+			if sub == nil {
+				continue
+			}
+			label := fmt.Sprintf("step %d: %s", si, names[j])
+			for _, m := range sub.Modules() {
+				if m.Label != "" {
+					m.Label = label + " / " + m.Label
+				} else {
+					m.Label = label
+				}
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
