@@ -132,6 +132,9 @@ type staged struct {
 // the executables they run.
 func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 	st := &staged{}
+	// The pass dump shows the graph the user traced, already optimized
+	// with its regions; the pieces cut from it are not dumped again.
+	opt.Passes.Observe = nil
 	isOut := g.IsOutput()
 	users := g.Users()
 	// seg[v] is the segment that computes v: the number of control-flow
