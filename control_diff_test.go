@@ -278,3 +278,42 @@ func TestLowerShowsRegions(t *testing.T) {
 		t.Errorf("assembly lacks the body's header")
 	}
 }
+
+// TestNestedLoopsAndCaptureChain: a ForLoop inside a While, and a Cond in
+// the inner body whose branch reads a tensor of the top-level function
+// that nothing else in the loops reads (captured through three regions).
+func TestNestedLoopsAndCaptureChain(t *testing.T) {
+	fn := func(x, y *gojit.Tensor) []*gojit.Tensor {
+		return gojit.While([]*gojit.Tensor{x, gojit.Full(gojit.Int32, 0)},
+			func(s []*gojit.Tensor) *gojit.Tensor { return s[1].Less(gojit.Scalar(3)) },
+			func(s []*gojit.Tensor) []*gojit.Tensor {
+				inner := gojit.ForLoop(gojit.Scalar(0), s[1].Add(gojit.Scalar(1)), []*gojit.Tensor{s[0]},
+					func(i *gojit.Tensor, t []*gojit.Tensor) []*gojit.Tensor {
+						return gojit.Cond(i.Equal(gojit.Scalar(1)),
+							func() []*gojit.Tensor { return []*gojit.Tensor{t[0].Add(y)} },
+							func() []*gojit.Tensor { return []*gojit.Tensor{t[0].Mul(gojit.Scalar(2))} })
+					})
+				return []*gojit.Tensor{inner[0], s[1].Add(gojit.Scalar(1))}
+			})
+	}
+	xs, ys := []float64{1, -2, 0.5}, []float64{10, 20, 30}
+	out := checkBoth(t, fn, gojit.FromFloat64(xs), gojit.FromFloat64(ys))
+	want := append([]float64(nil), xs...)
+	for k := int32(0); k < 3; k++ {
+		for i := int32(0); i < k+1; i++ {
+			for j := range want {
+				if i == 1 {
+					want[j] += ys[j]
+				} else {
+					want[j] *= 2
+				}
+			}
+		}
+	}
+	if got := out[0].Data().([]float64); !slicesEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := out[1].Data().([]int32)[0]; got != 3 {
+		t.Errorf("counter %d, want 3", got)
+	}
+}
