@@ -317,3 +317,31 @@ func TestNestedLoopsAndCaptureChain(t *testing.T) {
 		t.Errorf("counter %d, want 3", got)
 	}
 }
+
+// TestCondLarge: a Cond over 300000 values, whose branches split across
+// threads (so the branch is taken from Go), against a Go loop.
+func TestCondLarge(t *testing.T) {
+	const n = 300_000
+	fn := func(x *gojit.Tensor) *gojit.Tensor {
+		return gojit.Cond(x.Sum().Greater(gojit.Scalar(0)),
+			func() []*gojit.Tensor { return []*gojit.Tensor{x.Mul(x).Add(gojit.Scalar(1))} },
+			func() []*gojit.Tensor { return []*gojit.Tensor{x.Sub(gojit.Scalar(1))} })[0]
+	}
+	for _, sign := range []float32{1, -1} {
+		xs := make([]float32, n)
+		for i := range xs {
+			xs[i] = sign * float32(i%10)
+		}
+		out := checkBoth(t, fn, gojit.FromFloat32(xs))
+		got := out[0].Data().([]float32)
+		for i, v := range xs {
+			want := v - 1
+			if sign > 0 {
+				want = v*v + 1
+			}
+			if got[i] != want {
+				t.Fatalf("sign %g: element %d = %g, want %g", sign, i, got[i], want)
+			}
+		}
+	}
+}

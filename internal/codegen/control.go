@@ -23,6 +23,8 @@ const (
 	DriverBodyNCopies0
 	DriverBodyCopies1
 	DriverBodyNCopies1
+	DriverFinal      // copies when the body ran an odd number of times (set 1 to set 0)
+	DriverNFinal     // their number
 	DriverIterations // out: how many times the body ran
 	DriverWords      // the number of words
 )
@@ -48,8 +50,10 @@ const (
 	SeqCond = 1
 )
 
-// LoopDriver returns the LLVM IR of a module of two functions, ENTRY, the
-// loop driver, and SEQ, the sequence driver. The function
+// Drivers returns the LLVM IR of a module of three functions: CALL, the
+// module's entry, which calls x[0] with argument x[1] (so the runtime can
+// call the others, and any compiled entry, by address), ENTRY, the loop
+// driver, and SEQ, the sequence driver. The function
 //
 //	void ENTRY(ptr %d)
 //
@@ -58,7 +62,9 @@ const (
 // leaves to its caller (outputs that are parameters returned as they
 // are), tests the flag, and while it is set calls the body's entry and its
 // copies, alternating between two sets of state buffers so the state is
-// never copied; it stores the number of iterations in d[DriverIterations].
+// never copied; when the body ran an odd number of times it runs the
+// final copies, which move the state to set 0, and it stores the number
+// of iterations in d[DriverIterations].
 // The regions are called through pointers, so one driver, compiled once,
 // serves every loop; the layout of d is given by the Driver constants.
 //
@@ -71,10 +77,22 @@ const (
 // byte and run one of two entries: a region with control flow inside (a
 // Cond in a loop body) runs as such a sequence, so the loop driver can
 // call it like any compiled region, and the branch is taken in generated
-// code too.
-func LoopDriver(entry, seq string) string {
+// code too, and a step may call the loop driver, so loops nest.
+func Drivers(call, entry, seq string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "; gojit loop driver\n\ndefine void @%s(ptr %%d) #0 {\nentry:\n", entry)
+	fmt.Fprintf(&b, `; gojit control-flow drivers
+
+define void @%s(ptr %%x) #0 {
+entry:
+  %%fn = load ptr, ptr %%x, align 8
+  %%ap = getelementptr inbounds i64, ptr %%x, i64 1
+  %%a = load ptr, ptr %%ap, align 8
+  call void %%fn(ptr %%a)
+  ret void
+}
+
+`, call)
+	fmt.Fprintf(&b, "define void @%s(ptr %%d) #0 {\nentry:\n", entry)
 	word := func(name string, i int) {
 		fmt.Fprintf(&b, "  %%%s.p = getelementptr inbounds i64, ptr %%d, i64 %d\n", name, i)
 	}
@@ -97,6 +115,8 @@ func LoopDriver(entry, seq string) string {
 	load("nb0", "i64", DriverBodyNCopies0)
 	load("bc1", "ptr", DriverBodyCopies1)
 	load("nb1", "i64", DriverBodyNCopies1)
+	load("fin", "ptr", DriverFinal)
+	load("nfin", "i64", DriverNFinal)
 	word("iters", DriverIterations)
 	b.WriteString(`  br label %head
 
@@ -124,6 +144,8 @@ next:
 
 done:
   store i64 %n, ptr %iters.p, align 8
+  %fc = select i1 %odd, i64 %nfin, i64 0
+  call void @gojit.copies(ptr %fin, i64 %fc)
   ret void
 }
 

@@ -10,11 +10,11 @@ import (
 	"github.com/gojit/gojit/internal/llvm"
 )
 
-// TestLoopDriverVerifies hands the loop driver to LLVM, which parses and
+// TestLoopDriverVerifies hands the drivers to LLVM, which parses and
 // verifies it, and checks that the optimized loop still calls both
 // regions through their pointers (the runtime's TestWhilePaths runs it).
 func TestLoopDriverVerifies(t *testing.T) {
-	text := codegen.LoopDriver("drv", "seq")
+	text := codegen.Drivers("call", "drv", "seq")
 	opt, err := llvm.OptimizedIR("drv.ll", text, llvm.Options{OptLevel: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +22,7 @@ func TestLoopDriverVerifies(t *testing.T) {
 	if n := strings.Count(opt, "call void %"); n < 2 {
 		t.Errorf("optimized driver makes %d indirect calls, want the cond's and the body's:\n%s", n, opt)
 	}
-	for _, fn := range []string{"define void @drv(ptr", "define void @seq(ptr"} {
+	for _, fn := range []string{"define void @call(ptr", "define void @drv(ptr", "define void @seq(ptr"} {
 		if !strings.Contains(opt, fn) {
 			t.Errorf("no %q:\n%s", fn, opt)
 		}

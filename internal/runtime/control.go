@@ -356,7 +356,19 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 	return e, nil
 }
 
-// run executes the steps.
+// runStaged runs an executable with control flow: in one call of
+// generated code when nothing in it splits across threads (nativeOK),
+// else step by step.
+func (e *Executable) runStaged(ins, outs []unsafe.Pointer, o RunOptions) error {
+	if nativeOK(e) {
+		if _, err := drivers(); err == nil {
+			return e.staged.runNative(ins, outs)
+		}
+	}
+	return e.staged.run(ins, outs, o)
+}
+
+// run executes the steps one by one from Go.
 func (st *staged) run(ins, outs []unsafe.Pointer, o RunOptions) error {
 	fp := st.frames.Get().(*[][]uint64)
 	defer st.frames.Put(fp)
@@ -399,7 +411,7 @@ func (st *staged) run(ins, outs []unsafe.Pointer, o RunOptions) error {
 			err = pick.RunAcquired(ptrs(in, s.ins[1:]), ptrs(out, s.outs), ro)
 		case stepWhile:
 			if nativeLoop(exes[0], exes[1]) {
-				err = st.loopNative(s, exes[0], exes[1], ptr)
+				err = st.loopNative(s, ptr)
 			} else {
 				err = st.loop(s, exes[0], exes[1], ptr, ro)
 			}
@@ -492,10 +504,10 @@ func noControl(g *ir.Graph) error {
 // nativeLoop reports whether a while over regions cond and body runs in
 // the generated loop driver: every executable involved is compiled and
 // none splits across threads (a region with control flow inside counts by
-// its steps, which the sequence driver runs; a loop nested in it does
-// not), and the drivers are available.
+// its steps, which the sequence driver runs), and the drivers are
+// available.
 func nativeLoop(cond, body *Executable) bool {
-	if !nativeOK(cond, true) || !nativeOK(body, true) {
+	if !nativeOK(cond) || !nativeOK(body) {
 		return false
 	}
 	_, err := drivers()
@@ -503,19 +515,14 @@ func nativeLoop(cond, body *Executable) bool {
 }
 
 // nativeOK reports whether e can run in generated code: compiled, not
-// split across threads, not dynamic; with staged set, a staged e whose
-// steps are calls and conds of such executables also can.
-func nativeOK(e *Executable, staged bool) bool {
+// split across threads, not dynamic; a staged e when all its steps' and
+// regions' executables can (as last built: eviction does not change what
+// an executable is).
+func nativeOK(e *Executable) bool {
 	if e.staged != nil {
-		if !staged {
-			return false
-		}
 		for _, s := range e.staged.steps {
-			if s.kind == stepWhile {
-				return false
-			}
 			for _, x := range s.exes {
-				if sub := x.exe.Load(); sub == nil || !nativeOK(sub, false) {
+				if sub := x.exe.Load(); sub == nil || !nativeOK(sub) {
 					return false
 				}
 			}
@@ -525,11 +532,11 @@ func nativeOK(e *Executable, staged bool) bool {
 	return e.kernel != nil && !e.parallel && e.Dynamic == nil
 }
 
-// driverSet is the compiled loop and sequence drivers.
+// driverSet is the compiled drivers (codegen.Drivers).
 type driverSet struct {
-	k    *llvm.Kernel
-	loop uintptr // codegen.LoopDriver's ENTRY
-	seq  uintptr // its SEQ
+	k    *llvm.Kernel // its entry calls x[0](x[1])
+	loop uintptr      // the loop driver
+	seq  uintptr      // the sequence driver
 }
 
 var (
@@ -539,27 +546,26 @@ var (
 )
 
 // drivers returns the compiled drivers, compiling them on first use. They
-// are the same code for every loop (the regions are data), so they are
+// are the same code for every graph (the regions are data), so they are
 // compiled once per process and never evicted.
 func drivers() (*driverSet, error) {
 	driverOnce.Do(func() {
-		const entry, seq = "gojit_loop_driver", "gojit_seq_driver"
-		obj, err := llvm.Compile(entry+".ll", codegen.LoopDriver(entry, seq), llvm.Options{OptLevel: 2})
+		const call, loop, seq = "gojit_call_driver", "gojit_loop_driver", "gojit_seq_driver"
+		obj, err := llvm.Compile(call+".ll", codegen.Drivers(call, loop, seq), llvm.Options{OptLevel: 2})
 		if err != nil {
 			driverErr = err
 			return
 		}
-		k, err := llvm.Load(obj.Object, entry)
+		k, err := llvm.Load(obj.Object, call)
 		if err != nil {
 			driverErr = err
 			return
 		}
-		addr, err := k.Lookup(seq)
-		if err != nil {
-			driverErr = err
-			return
+		d := driverSet{k: k}
+		if d.loop, err = k.Lookup(loop); err == nil {
+			d.seq, err = k.Lookup(seq)
 		}
-		driverSetV = driverSet{k: k, loop: k.Addr(), seq: addr}
+		driverSetV, driverErr = d, err
 	})
 	return &driverSetV, driverErr
 }
@@ -577,6 +583,10 @@ type native struct {
 	subs  map[*subExec]*Executable // acquired once per run
 }
 
+func newNative(drv *driverSet) *native {
+	return &native{drv: drv, frame: map[*Executable]*frame{}, temps: map[*staged]*[][]uint64{}, subs: map[*subExec]*Executable{}}
+}
+
 func (nt *native) done() {
 	for _, e := range nt.held {
 		e.Release()
@@ -586,6 +596,14 @@ func (nt *native) done() {
 	}
 	nt.pin.Unpin()
 	goruntime.KeepAlive(nt.keep)
+}
+
+// run calls fn(arg) in generated code.
+func (nt *native) run(fn, arg uintptr) {
+	x := []uintptr{fn, arg}
+	nt.words(x)
+	nt.drv.k.Call(unsafe.Pointer(&x[0]))
+	goruntime.KeepAlive(x)
 }
 
 func (nt *native) pinned(p unsafe.Pointer) unsafe.Pointer {
@@ -603,6 +621,26 @@ func (nt *native) words(w []uintptr) uintptr {
 	nt.keep = append(nt.keep, w)
 	nt.pin.Pin(&w[0])
 	return uintptr(unsafe.Pointer(&w[0]))
+}
+
+// acquire holds x's executable for the run, once however often the run
+// uses it.
+func (nt *native) acquire(x *subExec) (*Executable, error) {
+	if e, ok := nt.subs[x]; ok {
+		return e, nil
+	}
+	e, err := x.acquire()
+	if err != nil {
+		return nil, err
+	}
+	nt.held = append(nt.held, e)
+	nt.subs[x] = e
+	if !nativeOK(e) {
+		// Rebuilt since nativeOK looked (it is the same graph, so this
+		// does not happen); refuse rather than run it wrongly.
+		return nil, fmt.Errorf("runtime: internal error: an executable of a generated run cannot run in generated code")
+	}
+	return e, nil
 }
 
 // frameOf is e's frame for the whole run, its temporaries pinned.
@@ -650,7 +688,7 @@ func (nt *native) call(e *Executable, ins, outs []unsafe.Pointer) (fn, arg, copi
 }
 
 // sequence builds the sequence driver's table for staged st run on ins
-// and outs, acquiring the executables of its steps for the run.
+// and outs.
 func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, error) {
 	tp, ok := nt.temps[st]
 	if !ok {
@@ -679,13 +717,31 @@ func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, err
 	ptrs := func(bs []buf) []unsafe.Pointer {
 		out := make([]unsafe.Pointer, len(bs))
 		for i, b := range bs {
-			out[i] = ptr(b)
+			out[i] = nt.pinned(ptr(b))
 		}
 		return out
 	}
 	t := []uintptr{0}
+	copyStep := func(c []uintptr) {
+		if len(c) > 0 {
+			w := make([]uintptr, codegen.SeqStepWords)
+			w[codegen.SeqCopiesA], w[codegen.SeqNCopiesA] = nt.words(c), uintptr(len(c)/3)
+			t = append(t, w...)
+		}
+	}
 	for si := range st.steps {
 		s := &st.steps[si]
+		if s.kind == stepWhile {
+			d, init, err := nt.loopTable(st, s, ptr)
+			if err != nil {
+				return 0, err
+			}
+			copyStep(init) // the initial state, every time the loop starts
+			w := make([]uintptr, codegen.SeqStepWords)
+			w[codegen.SeqFnA], w[codegen.SeqArgsA] = nt.drv.loop, d
+			t = append(t, w...)
+			continue
+		}
 		w := make([]uintptr, codegen.SeqStepWords)
 		ins := ptrs(s.ins)
 		if s.kind == stepCond {
@@ -694,17 +750,9 @@ func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, err
 		}
 		outs := ptrs(s.outs)
 		for j, x := range s.exes {
-			e, ok := nt.subs[x]
-			if !ok {
-				var err error
-				if e, err = x.acquire(); err != nil {
-					return 0, err
-				}
-				nt.held = append(nt.held, e)
-				nt.subs[x] = e
-			}
-			if !nativeOK(e, false) {
-				return 0, fmt.Errorf("runtime: internal error: a step of a generated loop cannot run in generated code")
+			e, err := nt.acquire(x)
+			if err != nil {
+				return 0, err
 			}
 			fn, arg, cp, ncp, err := nt.call(e, ins, outs)
 			if err != nil {
@@ -719,39 +767,38 @@ func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, err
 	var c []uintptr
 	for _, cp := range st.copies {
 		if cp.bytes > 0 {
-			c = append(c, uintptr(outs[cp.out]), uintptr(ptr(cp.src)), uintptr(cp.bytes))
+			c = append(c, uintptr(outs[cp.out]), uintptr(nt.pinned(ptr(cp.src))), uintptr(cp.bytes))
 		}
 	}
-	if len(c) > 0 {
-		w := make([]uintptr, codegen.SeqStepWords)
-		w[codegen.SeqCopiesA], w[codegen.SeqNCopiesA] = nt.words(c), uintptr(len(c)/3)
-		t = append(t, w...)
-	}
+	copyStep(c)
 	t[0] = uintptr((len(t) - 1) / codegen.SeqStepWords)
 	return nt.words(t), nil
 }
 
-// loopNative runs a while step in the generated loop driver (see
-// nativeLoop). The regions' argument arrays are built once per run for
-// both parities of the double-buffered state, and everything they point
-// to is pinned for the duration of the call.
-func (st *staged) loopNative(s *step, cond, body *Executable, ptr func(buf) unsafe.Pointer) error {
-	drv, err := drivers()
+// loopTable builds the loop driver's table for while step s of st, whose
+// buffers ptr resolves, and returns it with the copies that set the
+// initial state (the operands to the result buffers, set 0; set 1 is the
+// step's scratch buffers). The regions' argument arrays are built for
+// both parities of the double-buffered state.
+func (nt *native) loopTable(st *staged, s *step, ptr func(buf) unsafe.Pointer) (uintptr, []uintptr, error) {
+	cond, err := nt.acquire(s.exes[0])
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
-	nt := &native{drv: drv, frame: map[*Executable]*frame{}, temps: map[*staged]*[][]uint64{}, subs: map[*subExec]*Executable{}}
-	defer nt.done()
+	body, err := nt.acquire(s.exes[1])
+	if err != nil {
+		return 0, nil, err
+	}
 	k := s.carried
 	n := len(s.ins)
-	// sets[0] is the result buffers, sets[1] the scratch ones; the state
-	// starts in set 0.
 	var sets [2][]unsafe.Pointer
+	var init, final []uintptr
 	for i := range k {
 		sets[0] = append(sets[0], nt.pinned(ptr(s.outs[i])))
 		sets[1] = append(sets[1], nt.pinned(ptr(s.scratch[i])))
 		if bytes := bufBytes(st, s.outs[i], body.Graph, i); bytes > 0 {
-			copy(unsafe.Slice((*byte)(sets[0][i]), bytes), unsafe.Slice((*byte)(ptr(s.ins[i])), bytes))
+			init = append(init, uintptr(sets[0][i]), uintptr(nt.pinned(ptr(s.ins[i]))), uintptr(bytes))
+			final = append(final, uintptr(sets[0][i]), uintptr(sets[1][i]), uintptr(bytes))
 		}
 	}
 	captures := make([]unsafe.Pointer, 0, n-k)
@@ -764,11 +811,11 @@ func (st *staged) loopNative(s *step, cond, body *Executable, ptr func(buf) unsa
 		state := append(append([]unsafe.Pointer(nil), sets[par]...), captures...)
 		cfn, ca, cc, nc, err := nt.call(cond, state, []unsafe.Pointer{flag})
 		if err != nil {
-			return err
+			return 0, nil, err
 		}
 		bfn, ba, bc, nb, err := nt.call(body, state, sets[1-par])
 		if err != nil {
-			return err
+			return 0, nil, err
 		}
 		d[codegen.DriverCond], d[codegen.DriverBody] = cfn, bfn
 		d[codegen.DriverCondArgs0+par] = ca
@@ -777,16 +824,53 @@ func (st *staged) loopNative(s *step, cond, body *Executable, ptr func(buf) unsa
 		d[codegen.DriverBodyCopies0+2*par], d[codegen.DriverBodyNCopies0+2*par] = bc, uintptr(nb)
 	}
 	d[codegen.DriverFlag] = uintptr(flag)
-	nt.words(d)
-	drv.k.Call(unsafe.Pointer(&d[0]))
-	if d[codegen.DriverIterations]%2 == 1 {
-		// The final state is in the scratch set.
-		for i := range k {
-			if bytes := bufBytes(st, s.outs[i], body.Graph, i); bytes > 0 {
-				copy(unsafe.Slice((*byte)(sets[0][i]), bytes), unsafe.Slice((*byte)(sets[1][i]), bytes))
-			}
+	d[codegen.DriverFinal], d[codegen.DriverNFinal] = nt.words(final), uintptr(len(final)/3)
+	return nt.words(d), init, nil
+}
+
+// loopNative runs a while step in the generated loop driver (see
+// nativeLoop), everything it points to pinned for the duration.
+func (st *staged) loopNative(s *step, ptr func(buf) unsafe.Pointer) error {
+	drv, err := drivers()
+	if err != nil {
+		return err
+	}
+	nt := newNative(drv)
+	defer nt.done()
+	d, _, err := nt.loopTable(st, s, ptr)
+	if err != nil {
+		return err
+	}
+	// The initial state, into the result buffers (set 0).
+	for i := range s.carried {
+		if bytes := bufBytes(st, s.outs[i], s.exes[1].g, i); bytes > 0 {
+			copy(unsafe.Slice((*byte)(ptr(s.outs[i])), bytes), unsafe.Slice((*byte)(ptr(s.ins[i])), bytes))
 		}
 	}
+	nt.run(drv.loop, d)
+	return nil
+}
+
+// runNative runs all of st in one call of generated code (see nativeOK).
+func (st *staged) runNative(ins, outs []unsafe.Pointer) error {
+	drv, err := drivers()
+	if err != nil {
+		return err
+	}
+	nt := newNative(drv)
+	defer nt.done()
+	pins := func(ps []unsafe.Pointer) {
+		for _, p := range ps {
+			nt.pinned(p)
+		}
+	}
+	pins(ins)
+	pins(outs)
+	t, err := nt.sequence(st, ins, outs)
+	if err != nil {
+		return err
+	}
+	nt.run(drv.seq, t)
 	return nil
 }
 

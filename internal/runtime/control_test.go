@@ -119,14 +119,24 @@ func TestWhilePaths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if got := nativeOK(exe); got != tc.native {
+				t.Errorf("nativeOK = %t, want %t", got, tc.native)
+			}
+			// Both ways of running it: the whole graph in generated code
+			// when it can (Run), and step by step from Go (run).
+			stepwise := func(ins, outs []unsafe.Pointer) error { return exe.staged.run(ins, outs, RunOptions{}) }
 			var wg sync.WaitGroup
-			for range 3 {
+			for g := range 4 {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
 					o0, o1, o2 := make([]float32, tc.n), make([]int32, 1), make([]float32, tc.n)
+					run := exe.Run
+					if g%2 == 1 {
+						run = stepwise
+					}
 					for range 3 {
-						err := exe.Run([]unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&c[0])},
+						err := run([]unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&c[0])},
 							[]unsafe.Pointer{unsafe.Pointer(&o0[0]), unsafe.Pointer(&o1[0]), unsafe.Pointer(&o2[0])})
 						if err != nil {
 							t.Error(err)

@@ -196,7 +196,7 @@ func (e *Executable) RunWith(ins, outs []unsafe.Pointer, o RunOptions) error {
 // RunAcquired returns, so they are covered by the caller's hold too.
 func (e *Executable) RunAcquired(ins, outs []unsafe.Pointer, o RunOptions) error {
 	if e.staged != nil {
-		return e.staged.run(ins, outs, o)
+		return e.runStaged(ins, outs, o) // control.go
 	}
 	if e.kernel == nil {
 		return e.interpret(ins, outs)
