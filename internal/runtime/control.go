@@ -20,23 +20,24 @@ import (
 // regions, themselves Executables built the same way (recursively, so a
 // cond in a loop body is a step of the body's executable).
 //
-// The loop of a while runs in generated code when neither region splits
-// a loop nest across threads: a loop driver (codegen.LoopDriver), one
-// small module compiled once per process, calls the regions' compiled
-// entry points through pointers, tests the cond's flag and alternates
-// the two sets of state buffers, with no return to Go per iteration. A
-// region with a cond inside runs as a table of steps in the same module's
-// sequence driver, which takes the branch in generated code too; a loop
-// nested in a region keeps the outer loop in Go. When a region is large
-// enough to split across threads, the loop is driven
-// from Go instead, one call of each region's executable per iteration,
-// so that every nest of the body still runs on the worker pool (the
-// generated code cannot reach Go's pool without calling back into Go).
-// The Go-driven call costs a few hundred nanoseconds, nothing next to a
-// body worth splitting (the Newton iteration over 1e6 values spends about
-// a millisecond per iteration in its body); the generated driver costs a
-// few nanoseconds, which is what a loop over a small state needs
-// (BenchmarkForLoopScalar in the root package measures both).
+// A graph runs in generated code when nothing in it splits a loop nest
+// across threads (nativeOK): three drivers (codegen.Drivers), one small
+// module compiled once per process, take the graph's pieces as data. The
+// sequence driver runs the steps, taking each cond's branch; the loop
+// driver calls a while's compiled regions through pointers, tests the
+// cond's flag and alternates the two sets of state buffers; a region with
+// control flow inside is a sequence, and a loop a step of one, so they
+// nest, and a whole call is one call of native code. When some nest is
+// large enough to split across threads, the steps run from Go instead
+// (run), one call of each region's executable per iteration, so that every
+// nest of such a body still runs on the worker pool (generated code cannot
+// reach Go's pool without calling back into Go); a loop inside that runs
+// on one thread still runs in the loop driver (loopNative). The Go-driven
+// call costs a few hundred nanoseconds, nothing next to a body worth
+// splitting (the Newton iteration over 1e6 values spends about a
+// millisecond per iteration in its body); the generated driver a few
+// nanoseconds, which is what a loop over a small state needs
+// (BenchmarkForLoopScalar in the root package measures it).
 
 // stepKind says what a step of a staged executable does.
 type stepKind uint8
