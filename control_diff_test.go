@@ -345,3 +345,30 @@ func TestCondLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheKeysSeeRegions: two functions that differ only inside a loop
+// body get their own kernels (the signature hashes the regions).
+func TestCacheKeysSeeRegions(t *testing.T) {
+	loop := func(c float64) func(x *gojit.Tensor) *gojit.Tensor {
+		return func(x *gojit.Tensor) *gojit.Tensor {
+			return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(2), []*gojit.Tensor{x},
+				func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+					return []*gojit.Tensor{s[0].Mul(gojit.Scalar(c))}
+				})[0]
+		}
+	}
+	x := gojit.FromFloat32([]float32{1, 2})
+	for _, c := range []float64{2, 3} {
+		f, err := gojit.Compile(loop(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := out[0].Data().([]float32), []float32{float32(c * c), float32(2 * c * c)}; !slicesEqual(got, want) {
+			t.Errorf("c=%g: got %v, want %v", c, got, want)
+		}
+	}
+}
