@@ -228,15 +228,10 @@ func (r *tracer) finishResults(par *tracer, op string, ts, locals []*Tensor, wan
 	return ok
 }
 
-// callRegion calls fn, turning a panic into a recorded error at the
-// user's call, so that the region is closed either way.
-func callRegion[T any](tr *tracer, op string, pcs [6]uintptr, fn func() T) (res T, ok bool) {
-	defer func() {
-		if p := recover(); p != nil {
-			tr.fail(op, pcs, "the function panicked: %v", p)
-			ok = false
-		}
-	}()
+// callRegion calls a region's function. A panic in it is not recovered
+// here: it ends the whole trace, and the trace's own recovery names the
+// line that panicked.
+func callRegion[T any](_ *tracer, _ string, _ [6]uintptr, fn func() T) (T, bool) {
 	return fn(), true
 }
 
