@@ -577,6 +577,10 @@ type native struct {
 	drv   *driverSet
 	pin   goruntime.Pinner
 	keep  []any
+	// Tables are carved from chunks, each pinned once; pinned remembers
+	// the buffers pinned, since pinning one costs a lock.
+	chunk  []uintptr
+	pinset map[unsafe.Pointer]struct{}
 	held  []*Executable
 	puts  []func()
 	frame map[*Executable]*frame
@@ -601,27 +605,40 @@ func (nt *native) done() {
 
 // run calls fn(arg) in generated code.
 func (nt *native) run(fn, arg uintptr) {
-	x := []uintptr{fn, arg}
-	nt.words(x)
+	nt.words([]uintptr{fn, arg})
+	x := nt.chunk[len(nt.chunk)-2:]
 	nt.drv.k.Call(unsafe.Pointer(&x[0]))
-	goruntime.KeepAlive(x)
+	goruntime.KeepAlive(nt.keep)
 }
 
 func (nt *native) pinned(p unsafe.Pointer) unsafe.Pointer {
-	if p != nil {
+	if p == nil {
+		return p
+	}
+	if _, ok := nt.pinset[p]; !ok {
+		if nt.pinset == nil {
+			nt.pinset = map[unsafe.Pointer]struct{}{}
+		}
+		nt.pinset[p] = struct{}{}
 		nt.pin.Pin(p)
 	}
 	return p
 }
 
-// words pins a table of words and returns its address.
+// words copies a table of words into pinned memory and returns its
+// address.
 func (nt *native) words(w []uintptr) uintptr {
 	if len(w) == 0 {
 		return 0
 	}
-	nt.keep = append(nt.keep, w)
-	nt.pin.Pin(&w[0])
-	return uintptr(unsafe.Pointer(&w[0]))
+	if len(nt.chunk)+len(w) > cap(nt.chunk) {
+		nt.chunk = make([]uintptr, 0, max(512, len(w)))
+		nt.keep = append(nt.keep, nt.chunk)
+		nt.pin.Pin(unsafe.SliceData(nt.chunk))
+	}
+	at := len(nt.chunk)
+	nt.chunk = append(nt.chunk, w...)
+	return uintptr(unsafe.Pointer(&nt.chunk[at]))
 }
 
 // acquire holds x's executable for the run, once however often the run
