@@ -574,18 +574,18 @@ func drivers() (*driverSet, error) {
 // native collects what one run in generated code holds: pinned memory,
 // arrays referenced only by address, acquired executables and frames.
 type native struct {
-	drv   *driverSet
-	pin   goruntime.Pinner
-	keep  []any
+	drv  *driverSet
+	pin  goruntime.Pinner
+	keep []any
 	// Tables are carved from chunks, each pinned once; pinned remembers
 	// the buffers pinned, since pinning one costs a lock.
 	chunk  []uintptr
 	pinset map[unsafe.Pointer]struct{}
-	held  []*Executable
-	puts  []func()
-	frame map[*Executable]*frame
-	temps map[*staged]*[][]uint64
-	subs  map[*subExec]*Executable // acquired once per run
+	held   []*Executable
+	puts   []func()
+	frame  map[*Executable]*frame
+	temps  map[*staged]*[][]uint64
+	subs   map[*subExec]*Executable // acquired once per run
 }
 
 func newNative(drv *driverSet) *native {
