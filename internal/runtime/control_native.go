@@ -403,4 +403,3 @@ func (st *staged) runNative(ins, outs []unsafe.Pointer) error {
 	nt.run(drv.seq, t)
 	return nil
 }
-
