@@ -1,6 +1,7 @@
 package gojit_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -369,6 +370,61 @@ func TestCacheKeysSeeRegions(t *testing.T) {
 		}
 		if got, want := out[0].Data().([]float32), []float32{float32(c * c), float32(2 * c * c)}; !slicesEqual(got, want) {
 			t.Errorf("c=%g: got %v, want %v", c, got, want)
+		}
+	}
+}
+
+// TestHoistOutOfNestedLoops: exp(y) in an inner loop body, y an argument,
+// is computed once, in the top-level graph (hoisted out of both loops).
+func TestHoistOutOfNestedLoops(t *testing.T) {
+	fn := func(x, y *gojit.Tensor) *gojit.Tensor {
+		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(2), []*gojit.Tensor{x},
+			func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+				return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(3), s,
+					func(j *gojit.Tensor, u []*gojit.Tensor) []*gojit.Tensor {
+						return []*gojit.Tensor{u[0].Add(y.Exp())}
+					})
+			})[0]
+	}
+	xs, ys := []float32{1, 2}, []float32{0, 1}
+	args := []any{gojit.FromFloat32(xs), gojit.FromFloat32(ys)}
+	out, ref, cerr, rerr := runBoth(t, fn, args)
+	if cerr != nil || rerr != nil {
+		t.Fatalf("compiled: %v\ninterpreted: %v", cerr, rerr)
+	}
+	// exp may differ in the last place between libm and Go's math.
+	if d := diffArrays(out[0], ref[0], 8); d != "" {
+		t.Errorf("compiled differs from interpreter: %s", d)
+	}
+	got := out[0].Data().([]float32)
+	f, err := gojit.Compile(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := f.Lower(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The exp's line is at the top level: indented by two spaces.
+	var expLines []string
+	for _, line := range strings.Split(l.Fused, "\n") {
+		if strings.Contains(line, "= exp ") {
+			expLines = append(expLines, line)
+		}
+	}
+	if len(expLines) != 1 || !strings.HasPrefix(expLines[0], "  %") {
+		t.Errorf("exp not hoisted to the top level:\n%s", l.Fused)
+	}
+	// Against Go: 6 additions of exp(y), in float32. The compiled exp may
+	// differ from Go's in the last place, so compare within a few ulps.
+	for k := range xs {
+		w := xs[k]
+		e := float32(math.Exp(float64(ys[k])))
+		for range 6 {
+			w += e
+		}
+		if math.Abs(float64(got[k]-w)) > 4e-6*math.Abs(float64(w)) {
+			t.Errorf("element %d = %g, want %g", k, got[k], w)
 		}
 	}
 }
