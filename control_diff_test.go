@@ -428,3 +428,25 @@ func TestHoistOutOfNestedLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopEmptyState: a loop carrying an empty tensor beside a counter,
+// and a Cond returning an empty tensor.
+func TestLoopEmptyState(t *testing.T) {
+	fn := func(e, x *gojit.Tensor) []*gojit.Tensor {
+		out := gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(3), []*gojit.Tensor{e, x},
+			func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+				return []*gojit.Tensor{s[0].Add(gojit.Scalar(1)), s[1].Mul(gojit.Scalar(2))}
+			})
+		c := gojit.Cond(x.Sum().Greater(gojit.Scalar(0)),
+			func() []*gojit.Tensor { return []*gojit.Tensor{e.Neg()} },
+			func() []*gojit.Tensor { return []*gojit.Tensor{e} })
+		return append(out, c[0])
+	}
+	out := checkBoth(t, fn, gojit.FromFloat32(nil, 0, 4), gojit.FromFloat32([]float32{1, -3}))
+	if !slicesEqual(out[0].Shape(), []int{0, 4}) || !slicesEqual(out[2].Shape(), []int{0, 4}) {
+		t.Errorf("shapes %v %v, want [0 4]", out[0].Shape(), out[2].Shape())
+	}
+	if got := out[1].Data().([]float32); !slicesEqual(got, []float32{8, -24}) {
+		t.Errorf("x = %v, want [8 -24]", got)
+	}
+}
