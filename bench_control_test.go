@@ -81,3 +81,42 @@ func BenchmarkForLoopScalar(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/iteration")
 }
+
+// BenchmarkCondCall measures the per-call cost of a function with control
+// flow on tiny arrays, where the call is all there is: a Cond picking
+// exp(x) or -x, against the same written with Where (both branches
+// computed, no control flow).
+func BenchmarkCondCall(b *testing.B) {
+	x := gojit.FromFloat32([]float32{1, 2, 3, 4})
+	for _, c := range []struct {
+		name string
+		fn   func(x *gojit.Tensor) *gojit.Tensor
+	}{
+		{"Cond", func(x *gojit.Tensor) *gojit.Tensor {
+			return gojit.Cond(x.Sum().Greater(gojit.Scalar(0)),
+				func() []*gojit.Tensor { return []*gojit.Tensor{x.Exp()} },
+				func() []*gojit.Tensor { return []*gojit.Tensor{x.Neg()} })[0]
+		}},
+		{"Where", func(x *gojit.Tensor) *gojit.Tensor {
+			return gojit.Where(x.Sum().Greater(gojit.Scalar(0)), x.Exp(), x.Neg())
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			f, err := gojit.Compile(c.fn)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out := gojit.New(gojit.Float32, 4)
+			if err := f.CallInto([]*gojit.Array{out}, x); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if err := f.CallInto([]*gojit.Array{out}, x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -18,15 +18,17 @@ import (
 // regions, themselves Executables built the same way (recursively, so a
 // cond in a loop body is a step of the body's executable).
 //
-// A graph runs in generated code when nothing in it splits a loop nest
-// across threads (nativeOK): three drivers (codegen.Drivers), one small
+// A graph with a loop runs in generated code when nothing in it splits a
+// loop nest across threads (nativeOK): three drivers (codegen.Drivers), one small
 // module compiled once per process, take the graph's pieces as data. The
 // sequence driver runs the steps, taking each cond's branch; the loop
 // driver calls a while's compiled regions through pointers, tests the
 // cond's flag and alternates the two sets of state buffers; a region with
 // control flow inside is a sequence, and a loop a step of one, so they
-// nest, and a whole call is one call of native code. When some nest is
-// large enough to split across threads, the steps run from Go instead
+// nest, and a whole call is one call of native code. A graph without a
+// loop runs its steps from Go, which is cheaper than building the
+// drivers' tables (runStaged). When some nest is large enough to split
+// across threads, the steps run from Go too
 // (run), one call of each region's executable per iteration, so that every
 // nest of such a body still runs on the worker pool (generated code cannot
 // reach Go's pool without calling back into Go); a loop inside that runs
@@ -125,6 +127,7 @@ type staged struct {
 	// written, so it is not here).
 	copies []outCopy
 	frames sync.Pool // of [][]uint64, one slice per temporary
+	loops  bool      // some step is a while, or has one in a region
 }
 
 // buildStaged cuts g (optimized, with control flow) into steps and builds
@@ -347,6 +350,14 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 			e.Release()
 		}
 	}
+	for _, s := range st.steps {
+		st.loops = st.loops || s.kind == stepWhile
+		for _, x := range s.exes {
+			if sub := x.exe.Load(); sub != nil && sub.staged != nil {
+				st.loops = st.loops || sub.staged.loops
+			}
+		}
+	}
 	e := &Executable{Graph: g, staged: st}
 	for _, b := range st.temps {
 		e.TempBytes += b
@@ -356,10 +367,13 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 }
 
 // runStaged runs an executable with control flow: in one call of
-// generated code when nothing in it splits across threads (nativeOK),
-// else step by step.
+// generated code when it has a loop and nothing in it splits across
+// threads (nativeOK), else step by step.
 func (e *Executable) runStaged(ins, outs []unsafe.Pointer, o RunOptions) error {
-	if nativeOK(e) {
+	// Without a loop, the steps are cheaper from Go: building the
+	// driver's tables costs more (8-20 µs) than the few calls it saves
+	// (the steps of a small Cond take 0.6 µs from Go).
+	if e.staged.loops && nativeOK(e) {
 		if _, err := drivers(); err == nil {
 			return e.staged.runNative(ins, outs)
 		}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	goruntime "runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -89,20 +90,34 @@ type native struct {
 	drv  *driverSet
 	pin  goruntime.Pinner
 	keep []any
-	// Tables are carved from chunks, each pinned once; pinned remembers
-	// the buffers pinned, since pinning one costs a lock.
+	held []*Executable
+	puts []func()
+	// Tables are carved from chunks, each pinned once. The sets below are
+	// small (a few entries per step), so slices searched linearly beat
+	// maps, which this per-call work would otherwise allocate.
 	chunk  []uintptr
-	pinset map[unsafe.Pointer]struct{}
-	held   []*Executable
-	puts   []func()
-	frame  map[*Executable]*frame
-	temps  map[*staged]*[][]uint64
-	subs   map[*subExec]*Executable // acquired once per run
+	pinset []unsafe.Pointer // buffers pinned (pinning one takes a lock)
+	frames []nativeFrame
+	temps  []nativeTemps
+	subs   []nativeSub // acquired once per run
 }
 
-func newNative(drv *driverSet) *native {
-	return &native{drv: drv, frame: map[*Executable]*frame{}, temps: map[*staged]*[][]uint64{}, subs: map[*subExec]*Executable{}}
+type nativeFrame struct {
+	e  *Executable
+	fr *frame
 }
+
+type nativeTemps struct {
+	st *staged
+	tp *[][]uint64
+}
+
+type nativeSub struct {
+	x *subExec
+	e *Executable
+}
+
+func newNative(drv *driverSet) *native { return &native{drv: drv} }
 
 func (nt *native) done() {
 	for _, e := range nt.held {
@@ -127,11 +142,8 @@ func (nt *native) pinned(p unsafe.Pointer) unsafe.Pointer {
 	if p == nil {
 		return p
 	}
-	if _, ok := nt.pinset[p]; !ok {
-		if nt.pinset == nil {
-			nt.pinset = map[unsafe.Pointer]struct{}{}
-		}
-		nt.pinset[p] = struct{}{}
+	if !slices.Contains(nt.pinset, p) {
+		nt.pinset = append(nt.pinset, p)
 		nt.pin.Pin(p)
 	}
 	return p
@@ -144,7 +156,7 @@ func (nt *native) words(w []uintptr) uintptr {
 		return 0
 	}
 	if len(nt.chunk)+len(w) > cap(nt.chunk) {
-		nt.chunk = make([]uintptr, 0, max(512, len(w)))
+		nt.chunk = make([]uintptr, 0, max(256, len(w)))
 		nt.keep = append(nt.keep, nt.chunk)
 		nt.pin.Pin(unsafe.SliceData(nt.chunk))
 	}
@@ -156,15 +168,17 @@ func (nt *native) words(w []uintptr) uintptr {
 // acquire holds x's executable for the run, once however often the run
 // uses it.
 func (nt *native) acquire(x *subExec) (*Executable, error) {
-	if e, ok := nt.subs[x]; ok {
-		return e, nil
+	for _, s := range nt.subs {
+		if s.x == x {
+			return s.e, nil
+		}
 	}
 	e, err := x.acquire()
 	if err != nil {
 		return nil, err
 	}
 	nt.held = append(nt.held, e)
-	nt.subs[x] = e
+	nt.subs = append(nt.subs, nativeSub{x, e})
 	if !nativeOK(e) {
 		// Rebuilt since nativeOK looked (it is the same graph, so this
 		// does not happen); refuse rather than run it wrongly.
@@ -175,8 +189,10 @@ func (nt *native) acquire(x *subExec) (*Executable, error) {
 
 // frameOf is e's frame for the whole run, its temporaries pinned.
 func (nt *native) frameOf(e *Executable) *frame {
-	if fr, ok := nt.frame[e]; ok {
-		return fr
+	for _, f := range nt.frames {
+		if f.e == e {
+			return f.fr
+		}
 	}
 	fr := e.frames.Get().(*frame)
 	nt.puts = append(nt.puts, func() { e.frames.Put(fr) })
@@ -185,7 +201,7 @@ func (nt *native) frameOf(e *Executable) *frame {
 			nt.pin.Pin(&t[0])
 		}
 	}
-	nt.frame[e] = fr
+	nt.frames = append(nt.frames, nativeFrame{e, fr})
 	return fr
 }
 
@@ -220,8 +236,13 @@ func (nt *native) call(e *Executable, ins, outs []unsafe.Pointer) (fn, arg, copi
 // sequence builds the sequence driver's table for staged st run on ins
 // and outs.
 func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, error) {
-	tp, ok := nt.temps[st]
-	if !ok {
+	var tp *[][]uint64
+	for _, t := range nt.temps {
+		if t.st == st {
+			tp = t.tp
+		}
+	}
+	if tp == nil {
 		tp = st.frames.Get().(*[][]uint64)
 		nt.puts = append(nt.puts, func() { st.frames.Put(tp) })
 		for _, t := range *tp {
@@ -229,7 +250,7 @@ func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, err
 				nt.pin.Pin(&t[0])
 			}
 		}
-		nt.temps[st] = tp
+		nt.temps = append(nt.temps, nativeTemps{st, tp})
 	}
 	temps := *tp
 	ptr := func(b buf) unsafe.Pointer {
