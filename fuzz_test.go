@@ -22,7 +22,8 @@ package gojit_test
 // exact values is compared with the bound of sumBound (the compiled code
 // reassociates float sums), a float MatMul of exact values with that of
 // matmulBound (fused multiply-adds); anything computed from either only
-// by dtype and shape.
+// by dtype and shape. Opcode bytes 0xE8 to 0xEF write control flow (Cond,
+// While, ForLoop, a Cond nested in a loop body; fuzz_control_test.go).
 
 import (
 	"fmt"
@@ -177,6 +178,10 @@ func (b *fuzzBuilder) step() {
 	op := b.r.next()
 	raw := op >= 0xF0
 	b.raw = raw
+	if op >= 0xE8 && op < 0xF0 {
+		b.control() // fuzz_control_test.go
+		return
+	}
 	switch op % 8 {
 	case 0:
 		b.unary(raw)
@@ -741,6 +746,16 @@ func FuzzCompiledVsInterpreter(f *testing.F) {
 		// in the compiled code: the results differ in the last bit, within
 		// matmulBound, which the raw op once did not get.
 		{0, 5, 6, 3, 5, 3, 0, 0, 1, 0, 1, 1, 0, 0xF7, 0, 0, 0},
+		// Control flow (fuzz_control_test.go): a Cond on f32[3,4].
+		{0, 4, 5, 1, 0xE8, 0, 0, 0, 0, 1, 2},
+		// A While with a data-dependent cond and a Cond nested in its body.
+		{0, 4, 5, 1, 0xE9, 1, 1, 0, 0, 3, 1, 2, 1},
+		// A ForLoop whose bound comes from an i32 parameter, with a capture.
+		{1, 2, 3, 7, 4, 0, 2, 0xEA, 3, 0, 1, 0, 2, 5},
+		// A zero-trip While over i32[2,3,4].
+		{0, 2, 6, 3, 0xE8, 1, 0, 0, 0, 0, 1, 1, 0},
+		// A While over f32[2,40000], whose body splits across threads.
+		{0, 4, 12, 5, 0xE9, 2, 0, 0, 0, 4, 3, 5, 1, 0xEF, 3, 0, 0, 1, 1, 5},
 		// Long mixed program.
 		{2, 4, 6, 1, 3, 4, 2, 4, 7, 3, 1, 0, 0, 2, 5, 0, 1, 1, 3, 0, 4, 0, 1, 2, 6, 1, 1, 2, 0, 5, 1, 0x83, 7, 0, 0, 1, 6, 6, 1, 0, 0, 1, 0, 0, 2, 12, 1, 0, 0},
 	}

@@ -49,18 +49,32 @@ func (f *Func) Lower(args ...any) (*Lowered, error) {
 		Traced: ir.Print(e.traced, true),
 		Fused:  ir.Print(exe.Graph, true) + "\n" + exe.Plan.String(),
 	}
-	if exe.Module == nil {
+	// A function with control flow runs as several modules (its steps and
+	// regions, control.go in internal/runtime), each shown after a
+	// "; ==== label" line.
+	mods := exe.Modules()
+	if len(mods) == 0 {
 		return l, nil
 	}
-	l.LLVM = exe.Module.Text
 	l.CompileTime = exe.CompileTime
 	l.TempBytes, l.ArenaBytes, l.FromDisk = exe.TempBytes, exe.ArenaBytes, exe.FromDisk
 	lo := llvm.Options{OptLevel: f.cfg.optLevel}
-	if l.Optimized, err = llvm.OptimizedIR(exe.Module.Entry+".ll", l.LLVM, lo); err != nil {
-		return nil, err
-	}
-	if l.Assembly, err = llvm.Assembly(exe.Module.Entry+".ll", l.LLVM, lo); err != nil {
-		return nil, err
+	for _, m := range mods {
+		head := ""
+		if m.Label != "" {
+			head = "; ==== " + m.Label + "\n"
+		}
+		opt, err := llvm.OptimizedIR(m.Module.Entry+".ll", m.Module.Text, lo)
+		if err != nil {
+			return nil, err
+		}
+		asm, err := llvm.Assembly(m.Module.Entry+".ll", m.Module.Text, lo)
+		if err != nil {
+			return nil, err
+		}
+		l.LLVM += head + m.Module.Text
+		l.Optimized += head + opt
+		l.Assembly += head + asm
 	}
 	return l, nil
 }

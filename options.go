@@ -93,7 +93,7 @@ func SetThreads(n int) int { return runtime.SetThreads(n) }
 // WithPassDump writes the graph after each named optimizer pass (every
 // pass if none is named) to w, each time the Func traces a new signature:
 // the library form of `gojit dump -pass NAME`. Pass names are those of
-// `gojit dump -passes`: fold, simplify, cse and dce. Writes to w are
+// `gojit dump -passes`: fold, simplify, cse, hoist and dce. Writes to w are
 // serialized.
 func WithPassDump(w io.Writer, names ...string) Option {
 	return func(c *config) {

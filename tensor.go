@@ -39,6 +39,9 @@ type tracer struct {
 	// calls overrides the public call userSite finds for some nodes, to
 	// say more: "Squeeze()" for a Squeeze without axes.
 	calls map[ir.Value]string
+	// Control flow (control.go): a region of Cond, While or ForLoop is
+	// traced by a tracer of its own whose parent is the enclosing trace.
+	region *regionState
 }
 
 type importKey struct {
@@ -215,6 +218,7 @@ func unify(op string, pcs [6]uintptr, ts ...*Tensor) (*tracer, []*Tensor, bool) 
 	if tr == nil {
 		return nil, nil, false
 	}
+	tr = tr.scope() // the region being traced, if any (control.go)
 	out := make([]*Tensor, len(ts))
 	for i, t := range ts {
 		u, ok := tr.own(op, i, t, pcs)
@@ -253,6 +257,16 @@ func (tr *tracer) own(op string, i int, t *Tensor, pcs [6]uintptr) (*Tensor, boo
 		tr.errs = append(tr.errs, t.tr.errs...)
 		t.tr.errs = nil
 		return &Tensor{tr: tr, v: tr.importFrom(t.tr, t.v)}, true
+	case t.tr.closedRegion():
+		tr.fail(op, pcs, "operand %d was computed inside a Cond, While or ForLoop function and cannot be used outside it: return it from that function instead", i)
+		return nil, false
+	case tr.within(t.tr):
+		// A tensor of an enclosing trace, read inside a region.
+		return &Tensor{tr: tr, v: tr.capture(t.tr, t.v)}, true
+	}
+	if tr.constantHost() {
+		tr.fail(op, pcs, "operand %d belongs to the traced function, but the Cond, While or ForLoop around it has only constants (Full, Iota, Scalar) as predicate and initial state: make one of them from a traced tensor (x.Mul(gojit.Scalar(0)) is a zero of x's type)", i) // control.go
+		return nil, false
 	}
 	tr.fail(op, pcs, "operand %d belongs to a different trace (a Tensor kept from another call or function?)", i)
 	return nil, false

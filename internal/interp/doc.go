@@ -182,6 +182,18 @@
 // Compiled float matmuls agree with this within the tolerance of float
 // matmuls above.
 //
+// cond %p, %a...: runs the then region on the operands after p when p is
+// true, else the else region; its results are the region's outputs.
+//
+// while %a...: the state starts as the first k operands (k = the body's
+// outputs; the rest are captures, passed unchanged); while the cond region
+// returns true on (state, captures), the state becomes the body region's
+// outputs. The results are the final state: the initial one when cond is
+// false at once. Regions are run by this interpreter, recursively
+// (control.go).
+//
+// get %c i: result i of control-flow op c (a copy).
+//
 // # Errors
 //
 // Run verifies the graph with ir.Verify and validates the inputs (count, Go

@@ -217,6 +217,20 @@ func run(g *ir.Graph, inputs []any) (outs []any, err error) {
 		case ir.OpReshape:
 			vals[i] = vals[n.Args[0]]
 			root[i] = root[n.Args[0]]
+		case ir.OpCond, ir.OpWhile:
+			args := make([]any, len(n.Args))
+			for j, a := range n.Args {
+				args[j] = vals[a]
+			}
+			res, err := runControl(n, args)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = res
+		case ir.OpGet:
+			// A copy: two gets of one result must not share a buffer
+			// that could be handed to the caller twice.
+			vals[i] = cloneSlice(vals[n.Args[0]].([]any)[n.Index])
 		default:
 			args := make([]any, len(n.Args))
 			for j, a := range n.Args {

@@ -21,6 +21,11 @@
 //	  return %2
 //	}
 //
+// Control flow is structured (control.go): cond and while own regions,
+// closed sub-graphs whose parameters the op binds to its operands, printed
+// nested inside the op's braces; get reads one of the op's results. The
+// verifier checks each region and its signature against the op.
+//
 // Verify checks the invariants every pass must preserve; tests run it after
 // every pass. Hash is the SHA-256 of the text without source positions: the
 // structural identity used by compile-cache signatures.

@@ -28,7 +28,11 @@ type Node struct {
 	Starts []int // slice: first index per dim
 	Steps  []int // slice: stride per dim (>= 1)
 	Const  Const // const: the value
-	Index  int   // param: position among the graph's inputs
+	Index  int   // param: position among the graph's inputs; get: result number
+	// Regions are the sub-graphs a control-flow op owns (cond: then,
+	// else; while: cond, body). They are closed: a region reads only its
+	// own parameters, which the op binds to its operands.
+	Regions []*Graph
 
 	Pos string // where the user created it (file:line); not part of the graph's identity
 	// Call is the public API call that created the node ("Sum",
@@ -112,6 +116,12 @@ func (g *Graph) Clone() *Graph {
 		n.Axes = slices.Clone(n.Axes)
 		n.Starts = slices.Clone(n.Starts)
 		n.Steps = slices.Clone(n.Steps)
+		if n.Regions != nil {
+			n.Regions = slices.Clone(n.Regions)
+			for j, r := range n.Regions {
+				n.Regions[j] = r.Clone()
+			}
+		}
 		c.Nodes[i] = n
 	}
 	return c

@@ -12,6 +12,12 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 	if info.Kind == KindInvalid {
 		return 0, nil, errors.New("unknown op")
 	}
+	if info.Kind == KindControl || info.Kind == KindGet {
+		return inferControl(g, n)
+	}
+	if err := noTupleOperands(g, n); err != nil {
+		return 0, nil, err
+	}
 	args := make([]*Node, len(n.Args))
 	for i, a := range n.Args {
 		args[i] = &g.Nodes[a]

@@ -74,6 +74,15 @@ const (
 	// %v = matmul %a, %b : f32[2,4,6]   [...,M,K] x [...,K,N] with equal batch dims
 	OpMatMul
 
+	// Control flow (control.go): ops that own regions, sub-graphs run
+	// zero or more times. Their results are read with get.
+	//   %v = cond %p, %a... : (f32[4]) { then } { else }
+	//   %v = while %a... : (f32[4], i32[]) { cond } { body }
+	//   %w = get %v 1 : i32[]
+	OpCond
+	OpWhile
+	OpGet
+
 	numOps
 )
 
@@ -93,6 +102,8 @@ const (
 	KindArgReduce      // argmax, argmin over one axis
 	KindLayout         // reshape, transpose, broadcast, slice, concat: move data, compute nothing
 	KindMatMul         // matrix product
+	KindControl        // cond, while: own regions, have a tuple of results
+	KindGet            // get: one result of a control-flow op
 )
 
 // OpInfo is the metadata of one op.
@@ -154,6 +165,10 @@ var opTable = [numOps]OpInfo{
 	OpSlice:     {Name: "slice", Kind: KindLayout},
 	OpConcat:    {Name: "concat", Kind: KindLayout},
 	OpMatMul:    {Name: "matmul", Kind: KindMatMul, NoBool: true},
+
+	OpCond:  {Name: "cond", Kind: KindControl},
+	OpWhile: {Name: "while", Kind: KindControl},
+	OpGet:   {Name: "get", Kind: KindGet},
 }
 
 // Info returns the op's metadata.

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,50 +10,94 @@ import (
 // Parse reads the text form written by Print. It is meant for tests and
 // tools: every node is checked as it is added, so the result is a valid graph.
 func Parse(text string) (*Graph, error) {
-	g := &Graph{}
-	lines := strings.Split(text, "\n")
-	state := 0 // 0: before "graph {", 1: body, 2: after "}"
-	for ln, raw := range lines {
-		line := strings.TrimSpace(raw)
-		if line == "" || strings.HasPrefix(line, "//") {
-			continue
-		}
-		errf := func(format string, args ...any) error {
-			return fmt.Errorf("ir: line %d: %s", ln+1, fmt.Sprintf(format, args...))
-		}
-		switch state {
-		case 0:
-			if line != "graph {" {
-				return nil, errf("expected %q, got %q", "graph {", line)
-			}
-			state = 1
-		case 1:
-			if line == "}" {
-				state = 2
-				continue
-			}
-			if rest, ok := strings.CutPrefix(line, "return"); ok {
-				outs, err := parseRefs(rest, len(g.Nodes))
-				if err != nil {
-					return nil, errf("%v", err)
-				}
-				g.Outputs = outs
-				continue
-			}
-			if err := parseNode(g, line); err != nil {
-				return nil, errf("%v", err)
-			}
-		default:
-			return nil, errf("text after closing brace")
-		}
-	}
-	if state != 2 {
+	p := &lineParser{lines: strings.Split(text, "\n")}
+	line, ok := p.next()
+	if !ok {
 		return nil, fmt.Errorf("ir: missing closing brace")
+	}
+	if line != "graph {" {
+		return nil, p.errf("expected %q, got %q", "graph {", line)
+	}
+	g := &Graph{}
+	closer, err := p.body(g)
+	if err != nil {
+		return nil, err
+	}
+	if closer != "}" {
+		return nil, p.errf("unexpected %q at the end of the graph", closer)
+	}
+	if _, more := p.next(); more {
+		return nil, p.errf("text after closing brace")
 	}
 	if err := Verify(g); err != nil {
 		return nil, err
 	}
 	return g, nil
+}
+
+// lineParser reads the text form a line at a time; regions of
+// control-flow ops nest (control.go).
+type lineParser struct {
+	lines []string
+	ln    int // lines consumed; the current line is lines[ln-1]
+}
+
+// next returns the next line that is neither blank nor a comment, trimmed.
+func (p *lineParser) next() (string, bool) {
+	for p.ln < len(p.lines) {
+		line := strings.TrimSpace(p.lines[p.ln])
+		p.ln++
+		if line != "" && !strings.HasPrefix(line, "//") {
+			return line, true
+		}
+	}
+	return "", false
+}
+
+func (p *lineParser) errf(format string, args ...any) error {
+	return fmt.Errorf("ir: line %d: %s", p.ln, fmt.Sprintf(format, args...))
+}
+
+// parseError is an error that already names its line.
+type parseError struct{ err error }
+
+func (e *parseError) Error() string { return e.err.Error() }
+func (e *parseError) Unwrap() error { return e.err }
+
+// body reads nodes and the return line into g up to a closing line, "}"
+// or "} {" (another region follows), which it returns.
+func (p *lineParser) body(g *Graph) (string, error) {
+	for {
+		line, ok := p.next()
+		if !ok {
+			return "", &parseError{fmt.Errorf("ir: missing closing brace")}
+		}
+		if line == "}" || line == "} {" {
+			return line, nil
+		}
+		if rest, ok := strings.CutPrefix(line, "return"); ok {
+			outs, err := parseRefs(rest, len(g.Nodes))
+			if err != nil {
+				return "", &parseError{p.errf("%v", err)}
+			}
+			g.Outputs = outs
+			continue
+		}
+		if head, ok := strings.CutSuffix(line, " {"); ok {
+			at := p.ln
+			if err := p.control(g, head); err != nil {
+				var pe *parseError
+				if errors.As(err, &pe) {
+					return "", err // from a nested line, which it names
+				}
+				return "", &parseError{fmt.Errorf("ir: line %d: %v", at, err)}
+			}
+			continue
+		}
+		if err := parseNode(g, line); err != nil {
+			return "", &parseError{p.errf("%v", err)}
+		}
+	}
 }
 
 func parseNode(g *Graph, line string) error {
@@ -111,9 +156,9 @@ func parseNode(g *Graph, line string) error {
 			default:
 				return fmt.Errorf("unknown attribute %q", k)
 			}
-		case n.Op == OpParam:
+		case n.Op == OpParam || n.Op == OpGet:
 			if n.Index, err = strconv.Atoi(f); err != nil {
-				return fmt.Errorf("param index: %v", err)
+				return fmt.Errorf("%s index: %v", n.Op, err)
 			}
 		case n.Op == OpConst:
 			if n.Const, err = ParseConst(n.DType, f); err != nil {

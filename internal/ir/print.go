@@ -24,12 +24,33 @@ func (g *Graph) String() string { return Print(g, true) }
 func Print(g *Graph, positions bool) string {
 	var b strings.Builder
 	b.WriteString("graph {\n")
+	writeBody(&b, g, "  ", positions)
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// writeBody writes g's nodes and return line, each line indented, the
+// regions of control-flow ops nested one level deeper.
+func writeBody(b *strings.Builder, g *Graph, indent string, positions bool) {
 	for i := range g.Nodes {
-		b.WriteString("  ")
-		writeNode(&b, g, Value(i), positions)
+		b.WriteString(indent)
+		writeNode(b, g, Value(i), positions)
+		if rs := g.Nodes[i].Regions; len(rs) > 0 {
+			b.WriteString(" {\n")
+			for j, r := range rs {
+				if j > 0 {
+					b.WriteString(indent)
+					b.WriteString("} {\n")
+				}
+				writeBody(b, r, indent+"  ", positions)
+			}
+			b.WriteString(indent)
+			b.WriteByte('}')
+		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("  return")
+	b.WriteString(indent)
+	b.WriteString("return")
 	for i, v := range g.Outputs {
 		if i > 0 {
 			b.WriteByte(',')
@@ -37,11 +58,11 @@ func Print(g *Graph, positions bool) string {
 		b.WriteString(" %")
 		b.WriteString(strconv.Itoa(int(v)))
 	}
-	b.WriteString("\n}\n")
-	return b.String()
+	b.WriteByte('\n')
 }
 
-// FormatNode prints one node as it appears in the graph text, without position.
+// FormatNode prints one node as it appears in the graph text, without
+// position (and, for a control-flow op, without its regions).
 func FormatNode(g *Graph, v Value) string {
 	var b strings.Builder
 	writeNode(&b, g, v, false)
@@ -69,12 +90,20 @@ func writeNode(b *strings.Builder, g *Graph, v Value, positions bool) {
 		b.WriteString(" %")
 		b.WriteString(strconv.Itoa(int(a)))
 	}
+	if n.Op == OpGet {
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(n.Index))
+	}
 	writeInts(b, "axes", n.Axes)
 	writeInts(b, "starts", n.Starts)
 	writeInts(b, "steps", n.Steps)
 	b.WriteString(" : ")
-	b.WriteString(n.DType.String())
-	b.WriteString(n.Shape.String())
+	if n.Op.Kind() == KindControl {
+		writeTypes(b, Results(n))
+	} else {
+		b.WriteString(n.DType.String())
+		b.WriteString(n.Shape.String())
+	}
 	if positions && n.Pos != "" {
 		b.WriteString("  @ ")
 		b.WriteString(n.Pos)

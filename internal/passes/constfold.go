@@ -39,6 +39,9 @@ func foldNode(r *rewriter, v ir.Value, n ir.Node) (ir.Value, error) {
 	if n.Op == ir.OpParam || n.Op == ir.OpConst {
 		return r.emit(n)
 	}
+	if k := n.Op.Kind(); k == ir.KindControl || k == ir.KindGet {
+		return foldControl(r, n) // control.go
+	}
 	if n.Shape.Size() == 0 {
 		return r.constant(&n, ir.Const{})
 	}

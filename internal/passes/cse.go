@@ -28,7 +28,8 @@ import (
 func CSE(g *ir.Graph) (*ir.Graph, error) {
 	seen := make(map[string]ir.Value)
 	return rewrite(g, func(r *rewriter, _ ir.Value, n ir.Node) (ir.Value, error) {
-		if n.Op == ir.OpParam {
+		if n.Op == ir.OpParam || n.Op.Kind() == ir.KindControl {
+			// Control-flow ops own regions, which the key leaves out.
 			return r.emit(n)
 		}
 		key := cseKey(&n)
@@ -53,7 +54,7 @@ func cseKey(n *ir.Node) string {
 		args = slices.Clone(args)
 		slices.Sort(args)
 	}
-	fmt.Fprintf(&b, " a%v x%v s%v t%v", args, n.Axes, n.Starts, n.Steps)
+	fmt.Fprintf(&b, " a%v x%v s%v t%v i%d", args, n.Axes, n.Starts, n.Steps, n.Index)
 	if n.Op == ir.OpConst {
 		fmt.Fprintf(&b, " c%x", constBits(n.DType, n.Const))
 	}

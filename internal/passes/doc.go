@@ -4,8 +4,10 @@
 // Optimize runs the graph-to-graph passes of one ordered table (Passes):
 // fold (constants known at compile time, computed by the interpreter so
 // they are bit-identical to running), simplify (algebraic identities that
-// hold exactly in IEEE arithmetic), cse (common subexpressions) and dce
-// (dead code). Each pass names the passes it must follow, and the table's
+// hold exactly in IEEE arithmetic), cse (common subexpressions), hoist
+// (loop-invariant work out of while loops) and dce (dead code). The regions
+// of control-flow ops are optimized first, by the same table, as graphs of
+// their own (control.go); fusion treats a control-flow op as a boundary. Each pass names the passes it must follow, and the table's
 // order is checked at start-up. Every pass keeps the graph's parameters and
 // outputs, and its result is checked against the interpreter on random
 // graphs in the tests; Options.Verify runs ir.Verify after each pass and

@@ -85,6 +85,17 @@ func Fuse(g *ir.Graph) *Plan {
 			p.Materialized[i] = true
 			continue
 		}
+		if k := nd.Op.Kind(); k == ir.KindControl || k == ir.KindGet {
+			// Control flow is a group boundary: its results are in
+			// memory, like parameters, and so are its operands. The
+			// runtime runs its regions (each fused on its own) between
+			// the groups before it and those after.
+			p.Materialized[i] = k == ir.KindGet
+			for _, a := range nd.Args {
+				forced[a] = true
+			}
+			continue
+		}
 		own := isOut[i] || forced[i] // needed in memory for its own sake
 		root := own
 		switch nd.Op.Kind() {
@@ -144,7 +155,7 @@ func Fuse(g *ir.Graph) *Plan {
 	index := make([]int, n)
 	for i := range g.Nodes {
 		index[i] = -1
-		if p.Materialized[i] && g.Nodes[i].Op != ir.OpParam {
+		if p.Materialized[i] && g.Nodes[i].Op != ir.OpParam && g.Nodes[i].Op != ir.OpGet {
 			index[i] = len(p.Roots)
 			p.Roots = append(p.Roots, ir.Value(i))
 		}

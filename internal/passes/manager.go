@@ -45,11 +45,19 @@ var table = []Pass{
 		After: []string{"simplify"},
 	},
 	{
+		Name:  "hoist",
+		About: "move loop-invariant work out of while loops (control.go)",
+		Run:   Hoist,
+		// Regions are optimized first (optimizeRegions), so what it moves
+		// is already folded; the copies it leaves in regions are dead.
+		After: []string{"cse"},
+	},
+	{
 		Name:  "dce",
 		About: "remove nodes no output depends on",
 		Run:   DCE,
 		// The passes before it leave replaced nodes behind, dead.
-		After: []string{"fold", "simplify", "cse"},
+		After: []string{"fold", "simplify", "cse", "hoist"},
 	},
 }
 
@@ -129,6 +137,10 @@ func Optimize(g *ir.Graph, opt Options) (*ir.Graph, error) {
 }
 
 func optimize(table []Pass, g *ir.Graph, opt Options) (*ir.Graph, error) {
+	g, err := optimizeRegions(table, g, opt)
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range table {
 		start := time.Now()
 		next, err := p.Run(g)

@@ -14,7 +14,7 @@ func TestTableOrder(t *testing.T) {
 	if err := checkTable(table); err != nil {
 		t.Fatal(err)
 	}
-	if got := Names(); !slices.Equal(got, []string{"fold", "simplify", "cse", "dce"}) {
+	if got := Names(); !slices.Equal(got, []string{"fold", "simplify", "cse", "hoist", "dce"}) {
 		t.Errorf("Names() = %v", got)
 	}
 	if p, ok := Lookup("cse"); !ok || p.Name != "cse" || p.About == "" {

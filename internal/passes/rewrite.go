@@ -21,6 +21,9 @@ import (
 type rewriter struct {
 	src, dst *ir.Graph
 	val      []ir.Value // src value -> the dst value holding its result
+	// inlined maps a control-flow op of dst whose region a pass copied
+	// into dst to the values holding its results (control.go).
+	inlined map[ir.Value][]ir.Value
 }
 
 // visitFunc returns the dst value that computes source node v, whose

@@ -125,6 +125,9 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 			return nil, err
 		}
 	}
+	if err := noControl(g1); err != nil {
+		return nil, err
+	}
 	if err := sizeDependentCalls(g1, g2, b1, b2); err != nil {
 		return nil, err
 	}

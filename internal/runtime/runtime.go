@@ -196,6 +196,10 @@ type Executable struct {
 	// dimension; see BuildDynamic and RunSized.
 	Dynamic *Dynamic
 
+	// staged is set on executables of graphs with control flow, which
+	// run as steps (control.go).
+	staged *staged
+
 	// Eviction state; see Acquire.
 	inflight       atomic.Int64
 	retired, freed atomic.Bool
@@ -230,7 +234,7 @@ type frame struct {
 }
 
 // Interpreted reports whether e runs in the interpreter.
-func (e *Executable) Interpreted() bool { return e.kernel == nil }
+func (e *Executable) Interpreted() bool { return e.kernel == nil && e.staged == nil }
 
 // Run executes the graph. ins[i] points to the data of parameter i and
 // outs[j] to the buffer of output j, each holding exactly as many elements
@@ -267,6 +271,9 @@ func (e *Executable) RunWith(ins, outs []unsafe.Pointer, o RunOptions) error {
 // it. Chunks of a loop split across the worker pool all finish before
 // RunAcquired returns, so they are covered by the caller's hold too.
 func (e *Executable) RunAcquired(ins, outs []unsafe.Pointer, o RunOptions) error {
+	if e.staged != nil {
+		return e.runStaged(ins, outs, o) // control.go
+	}
 	if e.kernel == nil {
 		return e.interpret(ins, outs)
 	}
@@ -535,6 +542,13 @@ func BuildAcquired(g *ir.Graph, opt Options) (*Executable, error) {
 	plan := passes.Fuse(cg)
 	if opt.Interpret || !llvm.Available() {
 		return &Executable{Graph: cg, Plan: plan}, nil
+	}
+	if ir.HasControl(cg) {
+		e, err := buildStaged(cg, opt)
+		if e != nil {
+			e.Plan = plan
+		}
+		return e, err
 	}
 	sig := Signature(cg, opt)
 	return kernels.get(sig, func(disk *diskcache.Store) (*Executable, error) {
