@@ -199,7 +199,9 @@ func (b *fuzzBuilder) step() {
 	case 6:
 		b.layout(raw)
 	case 7:
-		switch b.r.next() % 4 {
+		switch b.r.next() % 6 {
+		case 4, 5:
+			b.newOp(raw) // issue 10's ops, fuzz_newops_test.go
 		case 0, 1:
 			b.matmul(raw)
 		case 2:
@@ -729,6 +731,11 @@ func FuzzCompiledVsInterpreter(f *testing.F) {
 		{2, 4, 8, 1, 5, 0, 2, 2, 9, 4, 1, 3, 0, 1, 1, 5, 0, 0x03, 6, 3, 0, 1},
 		// Iota and Full mixed with a parameter.
 		{0, 5, 6, 13, 7, 0, 2, 0, 1, 7, 0, 3, 1, 2, 5, 1, 2, 1, 2, 0},
+		// Issue 10's ops on f32[3,4]: Log1p, then Mod by a partner, Any
+		// over axis 1, Softmax on axis -1, Sign.
+		{0, 4, 5, 1, 7, 4, 0, 0, 1, 0, 7, 4, 0, 0, 2, 0, 1, 7, 5, 0, 1, 4, 2, 0, 7, 4, 1, 3, 5, 3, 7, 5, 2, 0, 0, 1},
+		// Issue 10's ops on i32[2,3,4] and u8[3,1]: LogicalXor, Var, IsNaN, Clip.
+		{1, 2, 6, 3, 1, 3, 8, 7, 4, 0, 0, 2, 3, 1, 7, 4, 1, 5, 5, 3, 0, 7, 5, 0, 0, 0, 2, 7, 4, 2, 1, 3, 4, 2, 6},
 		// Raw ops: Neg of a bool, a bad cast, a bad slice step: trace errors.
 		{0, 0, 5, 3, 0xF0, 0, 0, 0xF4, 0, 7},
 		// Reductions with keep-dims and negative axes, then softmax-like chain.

@@ -47,8 +47,9 @@ func Iota(dt DType, axis int, shape ...int) *Tensor {
 // Where selects, element by element, a where cond is true and b elsewhere.
 // cond must be Bool; the three operands broadcast together and a and b are
 // promoted to a common dtype.
-func Where(cond, a, b *Tensor) *Tensor {
-	pcs := callers()
+func Where(cond, a, b *Tensor) *Tensor { return where(cond, a, b, callers()) }
+
+func where(cond, a, b *Tensor, pcs [6]uintptr) *Tensor {
 	tr, ts, ok := unify("where", pcs, cond, a, b)
 	if !ok {
 		return failed(tr, "where")
@@ -235,6 +236,8 @@ func foldWeak(op ir.Op, x, y float64) (float64, bool) {
 		return max(x, y), true
 	case ir.OpMin:
 		return min(x, y), true
+	case ir.OpMod:
+		return modFloat64(x, y), true
 	}
 	return 0, false
 }

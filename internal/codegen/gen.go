@@ -622,11 +622,17 @@ func (gr *group) layout(v ir.Value, n *ir.Node, ix *index) string {
 		in := gr.indexOf(fmt.Sprintf("sl%v%v(%s)", n.Starts, n.Steps, ix.key), a)
 		for k := range as {
 			d := gr.dim(ix, k)
-			if n.Steps[k] != 1 {
-				d = gr.ins("mul nuw nsw i64 %s, %d", d, n.Steps[k])
-			}
-			if n.Starts[k] != 0 {
-				d = gr.ins("add nuw nsw i64 %s, %d", d, n.Starts[k])
+			switch st := n.Steps[k]; {
+			case st < 0: // walks backwards from the start: start+d*step >= 0
+				d = gr.ins("mul nsw i64 %s, %d", d, st)
+				d = gr.ins("add nsw i64 %s, %d", d, n.Starts[k])
+			default:
+				if st != 1 {
+					d = gr.ins("mul nuw nsw i64 %s, %d", d, st)
+				}
+				if n.Starts[k] != 0 {
+					d = gr.ins("add nuw nsw i64 %s, %d", d, n.Starts[k])
+				}
 			}
 			in.dims[k] = d
 		}

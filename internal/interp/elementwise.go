@@ -115,6 +115,8 @@ func unaryFloat[T float](op ir.Op, s []T) []T {
 		for i, x := range s {
 			out[i] = T(math.RoundToEven(float64(x)))
 		}
+	case ir.OpLog1p, ir.OpExpm1, ir.OpErf:
+		unaryMore(op, s, out)
 	default:
 		panic(fmt.Sprintf("%s on %T", op, s))
 	}
@@ -169,6 +171,8 @@ func binaryInt[T integer](op ir.Op, a, b []T) []T {
 		for i := range out {
 			out[i] = min(a[i], b[i])
 		}
+	case ir.OpMod:
+		modInt(a, b, out)
 	default:
 		panic(fmt.Sprintf("%s on %T", op, a))
 	}
@@ -209,6 +213,8 @@ func binaryFloat[T float](op ir.Op, a, b []T) []T {
 		for i := range out {
 			out[i] = min(a[i], b[i])
 		}
+	case ir.OpMod:
+		modFloat(a, b, out)
 	default:
 		panic(fmt.Sprintf("%s on %T", op, a))
 	}

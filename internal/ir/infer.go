@@ -210,10 +210,12 @@ func inferLayout(n *Node, args []*Node) (DType, Shape, error) {
 		}
 		for i := range r {
 			st, step, cnt, dim := n.Starts[i], n.Steps[i], n.Shape[i], a.Shape[i]
-			if step < 1 {
-				return 0, nil, fmt.Errorf("step %d on axis %d must be >= 1", step, i)
+			if step == 0 {
+				return 0, nil, fmt.Errorf("step on axis %d must not be 0", i)
 			}
-			if st < 0 || st > dim || (cnt > 0 && st+(cnt-1)*step >= dim) {
+			// A negative step walks backwards from start (Flip, x[::-1]).
+			last := st + (cnt-1)*step
+			if st < 0 || st > dim || (cnt > 0 && (st >= dim || last < 0 || last >= dim)) {
 				return 0, nil, fmt.Errorf("axis %d: start %d, step %d, count %d out of range for size %d", i, st, step, cnt, dim)
 			}
 		}

@@ -74,6 +74,14 @@ const (
 	// %v = matmul %a, %b : f32[2,4,6]   [...,M,K] x [...,K,N] with equal batch dims
 	OpMatMul
 
+	// Ops added for issue 10 (ops.md lists every op). Unary elementwise,
+	// float only: %v = log1p %a : f32[8]
+	OpLog1p
+	OpExpm1
+	OpErf
+	// %v = mod %a, %b : i32[8]   remainder with the divisor's sign (Python, NumPy); x mod 0 is 0 for integers, NaN for floats
+	OpMod
+
 	numOps
 )
 
@@ -154,6 +162,12 @@ var opTable = [numOps]OpInfo{
 	OpSlice:     {Name: "slice", Kind: KindLayout},
 	OpConcat:    {Name: "concat", Kind: KindLayout},
 	OpMatMul:    {Name: "matmul", Kind: KindMatMul, NoBool: true},
+
+	// Issue 10 ops.
+	OpLog1p: {Name: "log1p", Kind: KindUnary, FloatOnly: true},
+	OpExpm1: {Name: "expm1", Kind: KindUnary, FloatOnly: true},
+	OpErf:   {Name: "erf", Kind: KindUnary, FloatOnly: true},
+	OpMod:   {Name: "mod", Kind: KindBinary, NoBool: true},
 }
 
 // Info returns the op's metadata.
