@@ -6,6 +6,7 @@ package gojit_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gojit/gojit"
@@ -331,4 +332,76 @@ func TestNewOpErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkTraceError(t, c.fn, []any{c.arg}, c.want...) })
 	}
+}
+
+func TestDiffScan(t *testing.T) {
+	for _, dt := range allDTypes {
+		t.Run(dt.String(), func(t *testing.T) {
+			t.Parallel()
+			var cs []dcase
+			for _, ax := range []int{0, 1, 2, -1} {
+				cs = append(cs,
+					dcase{name: "CumSum" + shapeName([]int{ax}), f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].CumSum(ax) }},
+					dcase{name: "CumProd" + shapeName([]int{ax}), f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].CumProd(ax) }},
+				)
+				if dt != gojit.Bool {
+					// Fused producer and consumer.
+					cs = append(cs, dcase{name: "CumSum_fused" + shapeName([]int{ax}), f: func(in []*gojit.Tensor) *gojit.Tensor {
+						return in[0].Mul(gojit.Scalar(2)).CumSum(ax).Sub(in[0])
+					}})
+				}
+			}
+			checkDiff(t, cs, edgeArray(dt, 900, 3, 4, 5))
+			checkDiff(t, cs, edgeArray(dt, 901, 2, 0, 3))
+		})
+	}
+	t.Run("large", func(t *testing.T) {
+		checkDiff(t, []dcase{
+			{name: "rows", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].CumSum(1) }},
+			{name: "cols", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].CumSum(0) }},
+			{name: "prod", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].CumProd(0) }},
+		}, randArray(gojit.Float32, 902, 0, 300, 500))
+	})
+}
+
+// TestScanKnown checks CumSum and CumProd against a plain Go loop.
+func TestScanKnown(t *testing.T) {
+	const r, c = 37, 53
+	p := newPRNG(77)
+	xs := make([]int64, r*c)
+	for i := range xs {
+		xs[i] = int64(p.intn(7) - 3)
+	}
+	want0, want1, wantP := make([]int64, r*c), make([]int64, r*c), make([]int64, r*c)
+	for i := range r {
+		for j := range c {
+			k := i*c + j
+			want0[k], want1[k], wantP[k] = xs[k], xs[k], xs[k]
+			if i > 0 {
+				want0[k] += want0[k-c]
+				wantP[k] *= wantP[k-c]
+			}
+			if j > 0 {
+				want1[k] += want1[k-1]
+			}
+		}
+	}
+	for _, opts := range [][]gojit.Option{nil, {gojit.WithInterpreter()}} {
+		f, err := gojit.Compile(func(x *gojit.Tensor) []*gojit.Tensor {
+			return []*gojit.Tensor{x.CumSum(0), x.CumSum(-1), x.CumProd(0)}
+		}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Call(gojit.FromInt64(xs, r, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range [][]int64{want0, want1, wantP} {
+			if got := out[i].Int64(); !slices.Equal(got, w) {
+				t.Errorf("%d options: output %d differs from the Go loop", len(opts), i)
+			}
+		}
+	}
+	checkTraceError(t, func(x *gojit.Tensor) *gojit.Tensor { return x.CumSum(2) }, []any{gojit.FromInt64(xs, r, c)}, "diff_ops_math_test.go:", "CumSum", "axis 2 out of range")
 }

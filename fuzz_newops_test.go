@@ -89,6 +89,54 @@ func (b *fuzzBuilder) newOp(raw bool) {
 			b.op("LogSoftmax(%s, %d)", b.name(x), axis)
 			r.t = x.LogSoftmax(axis)
 		}
+	case 6: // scans: exact on exact integers; float sums and products are
+		// sequential in both modes, so exact too
+		if rank == 0 && !raw {
+			x = x.Reshape(1)
+			axis = 0
+		}
+		if b.r.next()%2 == 0 {
+			b.op("CumSum(%s, %d)", b.name(v.t), axis)
+			r.t = x.CumSum(axis)
+		} else {
+			b.op("CumProd(%s, %d)", b.name(v.t), axis)
+			r.t = x.CumProd(axis)
+		}
+	case 7: // Einsum: a transpose with a sum, or a contraction with a partner
+		x = noBool(x, raw)
+		letters := "abcdefgh"[:rank]
+		if rank == 0 || b.r.next()%2 == 0 {
+			out := []byte(letters)
+			for i := len(out) - 1; i > 0; i-- {
+				j := b.r.next() % (i + 1)
+				out[i], out[j] = out[j], out[i]
+			}
+			if len(out) > 0 && b.r.next()%2 == 0 {
+				out = out[1:] // summed: inexact for floats
+				if x.DType().IsFloat() {
+					r = fuzzVal{chaos: true}
+				}
+			}
+			spec := letters + "->" + string(out)
+			b.op("Einsum(%q, %s)", spec, b.name(x))
+			r.t = gojit.Einsum(spec, x)
+			break
+		}
+		// x's last axis against the first axis of y, its transpose.
+		y := x.Transpose()
+		spec := letters + "," + string(letters[rank-1]) + "z->" + letters[:rank-1] + "z"
+		if rank > 2 {
+			y = x.Reshape(-1).Slice([]int{0}, []int{x.Shape()[rank-1] * 2}).Reshape(x.Shape()[rank-1], -1)
+		} else if rank == 1 {
+			y = x.Reshape(-1, 1)
+		}
+		if x.DType().IsFloat() {
+			r = fuzzVal{chaos: true} // fused multiply-adds
+		} else {
+			r = derived(v)
+		}
+		b.op("Einsum(%q, %s, %s)", spec, b.name(x), y)
+		r.t = gojit.Einsum(spec, x, y)
 	default:
 		b.newLayout(v, axis, raw)
 		return
@@ -108,10 +156,76 @@ func (b *fuzzBuilder) axesFor(rank int) []int {
 	return axes
 }
 
-// newLayout builds one of the layout ops of issue 10 on v.
+// newLayout builds one of the layout ops of issue 10 on v: they move
+// data, so v's precision is kept (a bound is not moved along).
 func (b *fuzzBuilder) newLayout(v fuzzVal, axis int, raw bool) {
-	b.push(fuzzVal{})
-	_ = v
-	_ = axis
-	_ = raw
+	x := v.t
+	shape := x.Shape()
+	rank := len(shape)
+	r := v
+	if v.bound != nil {
+		r = fuzzVal{chaos: true}
+	}
+	switch b.r.next() % 6 {
+	case 0:
+		axes := b.axesFor(rank)
+		b.op("Flip(%s, %v)", b.name(x), axes)
+		r.t = x.Flip(axes...)
+	case 1:
+		var starts, stops, steps []int
+		for range rank {
+			starts = append(starts, b.r.next()%7-3)
+			stops = append(stops, b.r.next()%7-5)
+			steps = append(steps, -1-b.r.next()%3)
+		}
+		b.op("Slice(%s, %v, %v, %v)", b.name(x), starts, stops, steps)
+		r.t = x.Slice(starts, stops, steps...)
+	case 2:
+		b.op("Stack(%d, %s, Flip(%s))", axis, b.name(x), b.name(x))
+		r.t = gojit.Stack(axis, x, x.Flip())
+	case 3:
+		if rank == 0 {
+			b.op("Split(%s, 1, 0) of a scalar", b.name(x))
+			r.t = x.Reshape(1).Split(1, 0)[0]
+			break
+		}
+		ax := (axis + rank) % rank
+		n := 1
+		if d := shape[ax]; d%2 == 0 && d > 0 {
+			n = 2
+		}
+		if raw {
+			n = 2
+		}
+		k := b.r.next() % n
+		b.op("Split(%s, %d, %d)[%d]", b.name(x), n, axis, k)
+		r.t = x.Split(n, axis)[k]
+	case 4:
+		mode := gojit.PadMode(b.r.next() % 3)
+		widths := make([][2]int, rank)
+		for i, d := range shape {
+			lim := 3
+			switch {
+			case mode == gojit.PadReflect && !raw:
+				lim = max(min(d, 3), 1)
+			case mode == gojit.PadEdge && d == 0 && !raw:
+				lim = 1
+			}
+			widths[i] = [2]int{b.r.next() % lim, b.r.next() % lim}
+		}
+		if rank == 0 {
+			widths = [][2]int{{1, 1}}
+		}
+		c := fullValue(x.DType(), fuzzScalars[b.r.next()%len(fuzzScalars)], raw)
+		b.op("Pad(%s, %v, %s, %v)", b.name(x), widths, mode, c)
+		r.t = x.Pad(widths, mode, c)
+	default:
+		reps := make([]int, b.r.next()%(rank+2))
+		for i := range reps {
+			reps[i] = b.r.next() % 3
+		}
+		b.op("Tile(%s, %v)", b.name(x), reps)
+		r.t = x.Tile(reps...)
+	}
+	b.push(r)
 }

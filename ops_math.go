@@ -434,3 +434,36 @@ func containsInt(xs []int, x int) bool {
 	}
 	return false
 }
+
+// CumSum returns the running sums along axis (negative counts from the
+// end): element i is the sum of elements 0..i, added in index order
+// (numpy.cumsum(x, axis), which sums in the same order). Bool and Uint8
+// accumulate in Int64, as Sum does (NumPy: the platform integer); Int32
+// and Int64 wrap on overflow.
+func (t *Tensor) CumSum(axis int) *Tensor { return t.scan("CumSum", ir.OpCumSum, axis, callers()) }
+
+// CumProd returns the running products along axis (numpy.cumprod), with
+// the dtype rule of CumSum.
+func (t *Tensor) CumProd(axis int) *Tensor { return t.scan("CumProd", ir.OpCumProd, axis, callers()) }
+
+func (t *Tensor) scan(name string, op ir.Op, axis int, pcs [6]uintptr) *Tensor {
+	tr, x, ok := t.shapeOp(name, pcs)
+	if !ok {
+		return failed(tr, name)
+	}
+	n := tr.node(x.v)
+	r := n.Shape.Rank()
+	if axis < -r || axis >= r {
+		return tr.fail(name, pcs, "axis %d out of range for rank %d", axis, r)
+	}
+	if axis < 0 {
+		axis += r
+	}
+	if n.DType == ir.Bool || n.DType == ir.Uint8 {
+		x = tr.cast(x, ir.Int64, pcs)
+		if x.v == poison {
+			return x
+		}
+	}
+	return tr.add(ir.Node{Op: op, Args: []ir.Value{x.v}, Axes: []int{axis}}, pcs)
+}

@@ -81,6 +81,10 @@ const (
 	OpErf
 	// %v = mod %a, %b : i32[8]   remainder with the divisor's sign (Python, NumPy); x mod 0 is 0 for integers, NaN for floats
 	OpMod
+	// Inclusive scans along one axis: %v = cumsum %a axes=[1] : f32[4,5]
+	// (element i is the sum, in index order, of elements 0..i).
+	OpCumSum
+	OpCumProd
 
 	numOps
 )
@@ -101,6 +105,7 @@ const (
 	KindArgReduce      // argmax, argmin over one axis
 	KindLayout         // reshape, transpose, broadcast, slice, concat: move data, compute nothing
 	KindMatMul         // matrix product
+	KindScan           // cumsum, cumprod along one axis (issue 10)
 )
 
 // OpInfo is the metadata of one op.
@@ -168,6 +173,9 @@ var opTable = [numOps]OpInfo{
 	OpExpm1: {Name: "expm1", Kind: KindUnary, FloatOnly: true},
 	OpErf:   {Name: "erf", Kind: KindUnary, FloatOnly: true},
 	OpMod:   {Name: "mod", Kind: KindBinary, NoBool: true},
+
+	OpCumSum:  {Name: "cumsum", Kind: KindScan, NoBool: true},
+	OpCumProd: {Name: "cumprod", Kind: KindScan, NoBool: true},
 }
 
 // Info returns the op's metadata.

@@ -88,7 +88,7 @@ func Fuse(g *ir.Graph) *Plan {
 		own := isOut[i] || forced[i] // needed in memory for its own sake
 		root := own
 		switch nd.Op.Kind() {
-		case ir.KindReduce, ir.KindArgReduce:
+		case ir.KindReduce, ir.KindArgReduce, ir.KindScan:
 			root = true
 		case ir.KindMatMul:
 			root = true
@@ -227,7 +227,7 @@ func cheapLayout(g *ir.Graph, v ir.Value) bool {
 func cheapIndexing(g *ir.Graph, v ir.Value) bool {
 	n := &g.Nodes[v]
 	switch n.Op.Kind() {
-	case ir.KindSource, ir.KindReduce, ir.KindArgReduce, ir.KindMatMul:
+	case ir.KindSource, ir.KindReduce, ir.KindArgReduce, ir.KindMatMul, ir.KindScan:
 		return true
 	case ir.KindLayout:
 		if n.Op == ir.OpConcat {
