@@ -16,7 +16,7 @@ func (b *fuzzBuilder) newOp(raw bool) {
 		axis = b.r.next()%(2*rank) - rank // negative spellings too
 	}
 	r := derived(v)
-	switch sel := b.r.next() % 12; sel {
+	switch sel := b.r.next() % 13; sel {
 	case 0: // exact unary
 		names := []string{"Square", "Sign", "IsNaN", "IsInf", "IsFinite", "LogicalNot"}
 		fs := []func(*gojit.Tensor) *gojit.Tensor{(*gojit.Tensor).Square, (*gojit.Tensor).Sign, (*gojit.Tensor).IsNaN, (*gojit.Tensor).IsInf, (*gojit.Tensor).IsFinite, (*gojit.Tensor).LogicalNot}
@@ -137,6 +137,40 @@ func (b *fuzzBuilder) newOp(raw bool) {
 		}
 		b.op("Einsum(%q, %s, %s)", spec, b.name(x), y)
 		r.t = gojit.Einsum(spec, x, y)
+	case 8: // sorts move values: exactness is kept (a bound is not)
+		if v.bound != nil {
+			r = fuzzVal{chaos: true}
+		} else {
+			r = v
+		}
+		if rank == 0 && !raw {
+			x = x.Reshape(1)
+			axis = 0
+		}
+		switch b.r.next() % 4 {
+		case 0:
+			b.op("Sort(%s, %d)", b.name(v.t), axis)
+			r.t = x.Sort(axis)
+		case 1:
+			b.op("ArgSort(%s, %d)", b.name(v.t), axis)
+			r = derived(v)
+			r.t = x.ArgSort(axis)
+		case 2:
+			k := b.r.next() % 3
+			if s := x.Shape(); len(s) > 0 && !raw {
+				k = min(k, s[len(s)-1])
+			}
+			b.op("TopK(%s, %d) values", b.name(v.t), k)
+			r.t, _ = x.TopK(k)
+		default:
+			k := b.r.next() % 3
+			if s := x.Shape(); len(s) > 0 && !raw {
+				k = min(k, s[len(s)-1])
+			}
+			b.op("TopK(%s, %d) indices", b.name(v.t), k)
+			r = derived(v)
+			_, r.t = x.TopK(k)
+		}
 	default:
 		b.newLayout(v, axis, raw)
 		return

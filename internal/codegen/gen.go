@@ -310,6 +310,8 @@ func (gr *group) emitBody() int {
 		return gr.emitMatMul(n)
 	case ir.KindScan:
 		return gr.emitScan(n)
+	case ir.KindSort:
+		return gr.emitSort(n)
 	}
 	if mm := gr.p.MatMul[gr.p.Group[gr.root]]; mm >= 0 {
 		return gr.emitMatMul(&gr.g.Nodes[mm]) // with the root as its epilogue

@@ -292,6 +292,8 @@ func eval(g *ir.Graph, n *ir.Node, args []any) any {
 		return matmul(args[0], args[1], g.Node(n.Args[0]).Shape, n.Shape)
 	case ir.KindScan:
 		return scan(n.Op, args[0], n.Shape, n.Axes[0])
+	case ir.KindSort:
+		return sortAxis(n.Op, args[0], n.Shape, n.Axes[0])
 	}
 	panic(fmt.Sprintf("op %s is not implemented", n.Op))
 }

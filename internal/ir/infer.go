@@ -105,10 +105,13 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 	case KindLayout:
 		return inferLayout(n, args)
 
-	case KindScan:
+	case KindScan, KindSort:
 		a := args[0]
 		if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= a.Shape.Rank() {
 			return 0, nil, fmt.Errorf("axis %v out of range for rank %d", n.Axes, a.Shape.Rank())
+		}
+		if n.Op == OpArgSort {
+			return Int64, a.Shape.Clone(), nil
 		}
 		return a.DType, a.Shape.Clone(), nil
 
@@ -138,7 +141,7 @@ func checkArity(op Op, n int) error {
 	switch op.Kind() {
 	case KindSource:
 		want = 0
-	case KindUnary, KindCast, KindReduce, KindArgReduce, KindScan:
+	case KindUnary, KindCast, KindReduce, KindArgReduce, KindScan, KindSort:
 		want = 1
 	case KindBinary, KindCompare, KindMatMul:
 		want = 2

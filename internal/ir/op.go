@@ -85,6 +85,11 @@ const (
 	// (element i is the sum, in index order, of elements 0..i).
 	OpCumSum
 	OpCumProd
+	// Sorts along one axis, ascending in IEEE totalOrder with every NaN
+	// last: %v = sort %a axes=[1] : f32[4,5]; argsort gives the i64
+	// positions of that order, ties in index order (a stable sort).
+	OpSort
+	OpArgSort
 
 	numOps
 )
@@ -106,6 +111,7 @@ const (
 	KindLayout         // reshape, transpose, broadcast, slice, concat: move data, compute nothing
 	KindMatMul         // matrix product
 	KindScan           // cumsum, cumprod along one axis (issue 10)
+	KindSort           // sort, argsort along one axis (issue 10)
 )
 
 // OpInfo is the metadata of one op.
@@ -176,6 +182,8 @@ var opTable = [numOps]OpInfo{
 
 	OpCumSum:  {Name: "cumsum", Kind: KindScan, NoBool: true},
 	OpCumProd: {Name: "cumprod", Kind: KindScan, NoBool: true},
+	OpSort:    {Name: "sort", Kind: KindSort, NoBool: true},
+	OpArgSort: {Name: "argsort", Kind: KindSort, NoBool: true},
 }
 
 // Info returns the op's metadata.
