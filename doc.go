@@ -51,6 +51,18 @@
 // (x_i32 + 3e9, Where(c, x_i32, -Inf)). Full and ScalarArray refuse such
 // values instead: Full(Int32, 2.5) is an error.
 //
+// The ops cover what NumPy and JAX users reach for: elementwise
+// arithmetic (Mod with Python's sign rule, Clip, Square, Sign), tests and
+// logic (IsNaN, IsInf, IsFinite, LogicalAnd/Or/Xor/Not, Any, All),
+// transcendental functions (Exp, Log, Log1p, Expm1, Erf, Gelu ...),
+// reductions and statistics (Sum ... Var, Std, LogSumExp, Softmax,
+// LogSoftmax, CumSum, CumProd), sorting (Sort, ArgSort, TopK), layout
+// (Reshape, Transpose, Slice with negative steps, Flip, Concat, Stack,
+// Split, Pad, Tile) and products (MatMul, Einsum, which lowers to the
+// matmul kernel). docs/ops.md tables every op with its NumPy and JAX
+// equivalent and its dtype rule; docs/controlflow.md covers Cond, While
+// and ForLoop.
+//
 // Reductions follow NumPy where it matters: Sum and Prod of Bool and Uint8
 // accumulate in Int64; Mean of an integer tensor sums exactly in Int64 and
 // divides in Float64, giving Float64 for Int64 and Float32 otherwise; Max,

@@ -80,8 +80,8 @@ func (t *Tensor) floatOperand(name string, pcs [6]uintptr) *Tensor {
 }
 
 // Sign returns -1, 0 or 1 by the sign of t, in t's dtype; for floats ±0
-// and NaN are returned unchanged (as jax.numpy.sign and lax.sign do;
-// NumPy gives +0 for -0). Bool is refused, as in NumPy.
+// and NaN are returned unchanged, as lax.sign does. Bool is refused, as
+// in NumPy.
 func (t *Tensor) Sign() *Tensor {
 	pcs := callers()
 	tr, x, ok := t.shapeOp("Sign", pcs)
