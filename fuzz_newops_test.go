@@ -263,3 +263,6 @@ func (b *fuzzBuilder) newLayout(v fuzzVal, axis int, raw bool) {
 	}
 	b.push(r)
 }
+
+// isHalf reports whether dt is a 16-bit storage dtype.
+func isHalf(dt gojit.DType) bool { return dt == gojit.Float16 || dt == gojit.BFloat16 }

@@ -188,7 +188,7 @@ func (b *fuzzBuilder) step() {
 		v := b.pick()
 		dt := allDTypes[b.r.next()%len(allDTypes)]
 		if raw {
-			dt = gojit.DType(b.r.next() % 8) // may be invalid
+			dt = gojit.DType(b.r.next() % 10) // may be invalid, or a half (Float16, BFloat16)
 		}
 		r := derived(v)
 		b.op("cast(%s, %v)", b.name(v.t), dt)
@@ -339,7 +339,9 @@ func (b *fuzzBuilder) reduce(raw bool) {
 	r := derived(v)
 	b.op("Reduce(%s, %s, keep=%v, axes=%v)", b.name(v.t), k.name, keep, axes)
 	r.t = x.Reduce(k.kind, keep, axes...)
-	if r.exact() && x.DType().IsFloat() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
+	if isHalf(x.DType()) && x.DType() == r.t.DType() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
+		r = fuzzVal{t: r.t, chaos: true} // a Float32 sum (reassociated) rounded to the half
+	} else if r.exact() && x.DType().IsFloat() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
 		// Float sums are reassociated by the compiled code (integer sums,
 		// and so integer Means, are exact). A raw op's operand may be one
 		// sumBound does not take, so it is checked for shape only.
@@ -596,7 +598,9 @@ func (b *fuzzBuilder) matmul(raw bool) {
 	r := derived(v, y)
 	b.op("MatMul(%s, %s)", b.name(v.t), b.name(yt))
 	r.t = x.MatMul(yt)
-	if r.exact() && r.t.DType().IsFloat() {
+	if isHalf(r.t.DType()) {
+		r.chaos = true // fused multiply-adds in Float32, rounded to the half
+	} else if r.exact() && r.t.DType().IsFloat() {
 		// Float matmuls use fused multiply-adds in the compiled code, raw
 		// ones too (a raw op keeps a Bool operand, which MatMul promotes).
 		r.bound = matmulBound(x, yt)

@@ -43,7 +43,7 @@ func Einsum(spec string, operands ...*Tensor) *Tensor {
 		if t.weak {
 			return tr.fail("Einsum", pcs, "operand %d is a scalar; Einsum needs tensors", i)
 		}
-		dt = max(dt, tr.node(t.v).DType)
+		dt = promoteDTypes(dt, tr.node(t.v).DType)
 	}
 	size := map[byte]int{}
 	for i, t := range ts {

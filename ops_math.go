@@ -73,7 +73,7 @@ func (t *Tensor) floatOperand(name string, pcs [6]uintptr) *Tensor {
 	if !ok {
 		return failed(tr, name)
 	}
-	if !tr.node(x.v).DType.IsFloat() {
+	if !tr.node(x.v).DType.Floating() {
 		return tr.cast(x, ir.Float32, pcs)
 	}
 	return x
@@ -113,7 +113,7 @@ func (t *Tensor) floatTest(name string, ints float64, test func(tr *tracer, x *T
 		return failed(tr, name)
 	}
 	n := tr.node(x.v)
-	if !n.DType.IsFloat() {
+	if !n.DType.Floating() {
 		return tr.constant(ir.Bool, n.Shape, ints, pcs)
 	}
 	return test(tr, x, pcs)
@@ -300,7 +300,7 @@ func (t *Tensor) variance(name string, ddof int, axes []int, sqrt bool, pcs [6]u
 	switch {
 	case dt == ir.Int64:
 		x = tr.cast(x, ir.Float64, pcs)
-	case !dt.IsFloat():
+	case !dt.Floating():
 		x = tr.cast(x, ir.Float32, pcs)
 	}
 	count := 1

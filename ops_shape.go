@@ -121,7 +121,7 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		}
 		// Small integers accumulate in Int64 (as NumPy's sum and prod),
 		// and so does the sum of any integer Mean, which is then exact.
-		if dt == ir.Bool || dt == ir.Uint8 || (kind == ReduceMean && !dt.IsFloat()) {
+		if dt == ir.Bool || dt == ir.Uint8 || (kind == ReduceMean && !dt.Floating()) {
 			x = tr.cast(x, ir.Int64, pcs)
 		}
 	case ReduceMax:
@@ -147,7 +147,7 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		// Int64 input keeps the Float64 result (NumPy gives Float64
 		// throughout, JAX Float32: Float32 matches the other integer
 		// dtypes' promotion to Float32).
-		if !dt.IsFloat() {
+		if !dt.Floating() {
 			r = tr.cast(r, ir.Float64, pcs)
 		}
 		count := 1
@@ -157,7 +157,7 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		rn := tr.node(r.v)
 		c := tr.constant(rn.DType, rn.Shape, float64(count), pcs)
 		r = tr.add(ir.Node{Op: ir.OpDiv, Args: []ir.Value{r.v, c.v}}, pcs)
-		if !dt.IsFloat() && dt != ir.Int64 && r.v != poison {
+		if !dt.Floating() && dt != ir.Int64 && r.v != poison {
 			r = tr.cast(r, ir.Float32, pcs)
 		}
 	}
@@ -439,7 +439,7 @@ func concat(axis int, ts []*Tensor, pcs [6]uintptr) *Tensor {
 	dt := ir.InvalidDType
 	for _, u := range us {
 		if !u.weak {
-			dt = max(dt, tr.node(u.v).DType)
+			dt = promoteDTypes(dt, tr.node(u.v).DType)
 		}
 	}
 	args := make([]ir.Value, len(us))

@@ -553,7 +553,7 @@ func (gr *group) compute(v ir.Value, ix *index) string {
 // entry block.
 func (gr *group) constant(v ir.Value) string {
 	n := &gr.g.Nodes[v]
-	if gr.dyn == nil || int(v) >= len(gr.dyn.Scale) || gr.dyn.Scale[v] == 0 {
+	if gr.dyn == nil || int(v) >= len(gr.dyn.Scale) || gr.dyn.Scale[v] == 0 || n.DType.IsHalf() {
 		return constLit(n.DType, n.Const)
 	}
 	size := gr.times(gr.dyn.Scale[v]*gr.dyn.Size, true)
@@ -732,6 +732,8 @@ func zeroLit(dt ir.DType) string {
 		return "false"
 	case dt.IsFloat():
 		return floatLit(dt, 0)
+	case dt == ir.Float16:
+		return "0xH0000"
 	}
 	return "0"
 }

@@ -183,6 +183,9 @@ func (f *fn) cast(from, to ir.DType, x string) string {
 	if from == to {
 		return x
 	}
+	if from.IsHalf() || to.IsHalf() {
+		return f.castHalf(from, to, x)
+	}
 	ft, tt := regType(from), regType(to)
 	switch {
 	case to == ir.Bool:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gojit/gojit/internal/half"
 	"github.com/gojit/gojit/internal/ir"
 )
 
@@ -324,6 +325,10 @@ func where(c []bool, a, b any) any {
 		return whereOf(c, x, b.([]float32))
 	case []float64:
 		return whereOf(c, x, b.([]float64))
+	case []half.Float16:
+		return whereOf(c, x, b.([]half.Float16))
+	case []half.BFloat16:
+		return whereOf(c, x, b.([]half.BFloat16))
 	}
 	panic(fmt.Sprintf("where on %T", a))
 }
@@ -345,6 +350,9 @@ func whereOf[T elem](c []bool, a, b []T) []T {
 // conversion (see satInt32); integer narrowing wraps, widening extends by
 // signedness of the source, and integer-to-float rounds to nearest.
 func cast(dt ir.DType, a any) any {
+	if r, ok := castHalf(dt, a); ok {
+		return r
+	}
 	switch s := a.(type) {
 	case []bool:
 		return castBool(dt, s)

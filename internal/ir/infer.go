@@ -20,6 +20,9 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 		return 0, nil, err
 	}
 	for _, a := range args {
+		if a.DType.IsHalf() && !carriesHalf(n.Op) {
+			return 0, nil, fmt.Errorf("%s is a storage dtype: %s computes in f32 (cast first)", a.DType, n.Op)
+		}
 		if info.FloatOnly && !a.DType.IsFloat() {
 			return 0, nil, fmt.Errorf("needs a float operand, got %s", a.DType)
 		}
@@ -36,7 +39,7 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 			return 0, nil, fmt.Errorf("invalid dtype %s", n.DType)
 		}
 		if n.Op == OpIota {
-			if n.DType == Bool {
+			if n.DType == Bool || n.DType.IsHalf() {
 				return 0, nil, errors.New("does not produce bool")
 			}
 			if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(n.Shape) {
@@ -134,6 +137,16 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 		return a.DType, out, nil
 	}
 	return 0, nil, errors.New("unknown op kind")
+}
+
+// carriesHalf reports whether op accepts Float16 and BFloat16 operands:
+// the ops that move or convert data without arithmetic.
+func carriesHalf(op Op) bool {
+	switch op.Kind() {
+	case KindCast, KindLayout, KindSelect:
+		return true
+	}
+	return false
 }
 
 func checkArity(op Op, n int) error {
