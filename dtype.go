@@ -12,10 +12,10 @@ type DType uint8
 // tensors of different dtypes, both are converted to the later one in this
 // list (Int64 with Float32 gives Float32, as in JAX).
 const (
-	Bool    = DType(ir.Bool)
-	Uint8   = DType(ir.Uint8)
-	Int32   = DType(ir.Int32)
-	Int64   = DType(ir.Int64)
+	Bool  = DType(ir.Bool)
+	Uint8 = DType(ir.Uint8)
+	Int32 = DType(ir.Int32)
+	Int64 = DType(ir.Int64)
 	// Float16 (IEEE binary16) and BFloat16 are storage dtypes: arrays
 	// hold them (as F16 and BF16 values) and every op accepts them, but
 	// computes in Float32 inside the kernel and rounds its result back to
