@@ -29,7 +29,9 @@
 // Operations broadcast like NumPy: shapes are aligned on the right and a
 // dimension of size 1 stretches. When two tensors of different dtypes meet,
 // both are converted to the later one in the order Bool, Uint8, Int32,
-// Int64, Float32, Float64. Transcendental ops (Exp, Log, Sin, Cos, Tanh,
+// Int64, Float16, BFloat16, Float32, Float64 (Float16 with BFloat16 gives
+// Float32, as in JAX). Float16 and BFloat16 are storage dtypes: ops on
+// them compute in Float32 inside the kernel and round their results back. Transcendental ops (Exp, Log, Sin, Cos, Tanh,
 // Sigmoid, Pow, Sqrt, Rsqrt) convert integer inputs to Float32. Integer
 // arithmetic wraps; integer division by zero gives 0 instead of trapping;
 // float-to-integer casts saturate. Floating-point results follow IEEE 754
