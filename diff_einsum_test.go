@@ -148,7 +148,9 @@ func TestEinsumErrors(t *testing.T) {
 		{"count", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ij,jk->ik", x) }, "names 2 operands, got 1"},
 		{"sizes", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ij,ij->i", x, x.Transpose()) }, "label i is 2"},
 		{"diagonal", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ii->i", x) }, "repeats in one operand"},
-		{"ellipsis", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("...i->i", x) }, "ellipsis"},
+		{"ellipsis2", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("...i...->i", x) }, "more than one ..."},
+		{"ellipsis_rank", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("...ijk->i", x) }, "fewer than the 3 labels"},
+		{"ellipsis_sizes", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("...i,...i->...", x, x.Transpose()) }, "a ... dimension is 2"},
 		{"output", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ij->iz", x) }, "output label z"},
 		{"badlabel", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("i1->i", x) }, "not a label"},
 		{"bool", func(x *gojit.Tensor) *gojit.Tensor {
@@ -159,5 +161,56 @@ func TestEinsumErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			checkTraceError(t, c.fn, []any{x}, "diff_einsum_test.go:", "Einsum", c.want)
 		})
+	}
+}
+
+// TestEinsumEllipsis checks "..." against the same contraction written
+// with letters (einsumRef) and, with broadcasting, against MatMul.
+func TestEinsumEllipsis(t *testing.T) {
+	p := newPRNG(5)
+	ints := func(shape ...int) ([]int64, *gojit.Array) {
+		n := 1
+		for _, d := range shape {
+			n *= d
+		}
+		d := make([]int64, n)
+		for i := range d {
+			d[i] = int64(p.intn(9) - 4)
+		}
+		return d, gojit.FromInt64(d, shape...)
+	}
+	ad, a := ints(2, 3, 4)
+	bd, b := ints(2, 4, 5)
+	cd, c := ints(4, 5)
+	want1, _ := einsumRef("bij,bjk->bik", [][]int{{2, 3, 4}, {2, 4, 5}}, [][]int64{ad, bd})
+	want2, _ := einsumRef("bij,jk->bik", [][]int{{2, 3, 4}, {4, 5}}, [][]int64{ad, cd})
+	want3, _ := einsumRef("bij->j", [][]int{{2, 3, 4}}, [][]int64{ad})
+	_, x := ints(2, 1, 3, 4)
+	_, y := ints(5, 4, 2)
+	for _, opts := range [][]gojit.Option{nil, {gojit.WithInterpreter()}} {
+		f, err := gojit.Compile(func(a, b, c, x, y *gojit.Tensor) []*gojit.Tensor {
+			return []*gojit.Tensor{
+				gojit.Einsum("...ij,...jk->...ik", a, b),
+				gojit.Einsum("...ij,jk", a, c), // implicit: ...ik
+				gojit.Einsum("...j->j", a),
+				gojit.Einsum("...ij,...jk->...ik", x, y),
+				x.MatMul(y),
+			}
+		}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Call(a, b, c, x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range [][]int64{want1, want2, want3, out[4].Int64()} {
+			if got := out[i].Int64(); !slices.Equal(got, w) {
+				t.Errorf("%d options: output %d = %v, want %v", len(opts), i, got, w)
+			}
+		}
+		if !slices.Equal(out[3].Shape(), []int{2, 5, 3, 2}) {
+			t.Errorf("broadcast shape %v, want [2 5 3 2]", out[3].Shape())
+		}
 	}
 }

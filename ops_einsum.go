@@ -14,9 +14,12 @@ import (
 // without "->" the output holds, in alphabetical order, the labels that
 // appear exactly once (NumPy's implicit mode). A label summed away is
 // summed; a label of both operands that the output keeps is a batch
-// dimension. Dimensions with one label must have one size (no
-// broadcasting), a label may not repeat within one operand (no diagonals)
-// and "..." is not supported: each is reported.
+// dimension. Dimensions with one label must have one size and a label may
+// not repeat within one operand (no diagonals): both are reported. "..."
+// stands for the dimensions an operand's letters do not name; they are
+// aligned on the right and broadcast across operands (a size 1 stretches),
+// and lead the output in implicit mode, as in NumPy (an explicit output
+// without "..." sums them).
 //
 // Einsum is lowered to the matrix-product kernel plus layout ops, never a
 // loop of its own: each pair of operands is transposed and reshaped to
@@ -33,17 +36,19 @@ func Einsum(spec string, operands ...*Tensor) *Tensor {
 	if !ok {
 		return failed(tr, "Einsum")
 	}
-	ins, out, err := parseEinsum(spec, len(ts))
-	if err != nil {
-		return tr.fail("Einsum", pcs, "%v", err)
-	}
 	// Promote to one dtype, sizes checked per label.
 	dt := ir.InvalidDType
+	ranks := make([]int, len(ts))
 	for i, t := range ts {
 		if t.weak {
 			return tr.fail("Einsum", pcs, "operand %d is a scalar; Einsum needs tensors", i)
 		}
 		dt = promoteDTypes(dt, tr.node(t.v).DType)
+		ranks[i] = tr.node(t.v).Shape.Rank()
+	}
+	ins, out, err := parseEinsum(spec, ranks)
+	if err != nil {
+		return tr.fail("Einsum", pcs, "%v", err)
 	}
 	size := map[byte]int{}
 	for i, t := range ts {
@@ -53,10 +58,30 @@ func Einsum(spec string, operands ...*Tensor) *Tensor {
 		}
 		for k, d := range shape {
 			l := ins[i][k]
-			if s, seen := size[l]; seen && s != d {
-				return tr.fail("Einsum", pcs, "label %c is %d in one operand and %d in operand %d", l, s, d, i)
+			s, seen := size[l]
+			switch {
+			case l >= ellipsisLabel && seen && (s == 1 || d == 1):
+				size[l] = max(s, d) // "..." dimensions broadcast
+			case seen && s != d:
+				name := fmt.Sprintf("label %c", l)
+				if l >= ellipsisLabel {
+					name = "a ... dimension"
+				}
+				return tr.fail("Einsum", pcs, "%s is %d in one operand and %d in operand %d", name, s, d, i)
+			default:
+				size[l] = d
 			}
-			size[l] = d
+		}
+	}
+	for i, t := range ts {
+		// Stretch the "..." dimensions of size 1 to their broadcast size.
+		shape := tr.node(t.v).Shape
+		want := shape.Clone()
+		for k := range shape {
+			want[k] = size[ins[i][k]]
+		}
+		if !want.Equal(shape) {
+			t = tr.broadcast(t, want, pcs)
 		}
 		ts[i] = tr.cast(t, dt, pcs)
 		if ts[i].v == poison {
@@ -87,25 +112,59 @@ func Einsum(spec string, operands ...*Tensor) *Tensor {
 	return e.finish(acc, accL, out)
 }
 
-// parseEinsum splits a spec into the operands' labels and the output's.
-func parseEinsum(spec string, n int) ([]string, string, error) {
+// ellipsisLabel is the first of the internal labels "..." expands to
+// (bytes no user label can be).
+const ellipsisLabel = 0x80
+
+// parseEinsum splits a spec into the operands' labels and the output's,
+// given the operands' ranks: "..." becomes internal labels for the
+// dimensions the letters do not name, aligned on the right across operands
+// as NumPy broadcasts them.
+func parseEinsum(spec string, ranks []int) ([]string, string, error) {
 	s := strings.ReplaceAll(spec, " ", "")
 	lhs, out, explicit := strings.Cut(s, "->")
-	if strings.Contains(s, "...") {
-		return nil, "", fmt.Errorf("spec %q: ellipsis (...) is not supported", spec)
-	}
 	ins := strings.Split(lhs, ",")
-	if len(ins) != n {
-		return nil, "", fmt.Errorf("spec %q names %d operands, got %d", spec, len(ins), n)
+	if len(ins) != len(ranks) {
+		return nil, "", fmt.Errorf("spec %q names %d operands, got %d", spec, len(ins), len(ranks))
+	}
+	isLetter := func(l byte) bool { return l >= 'a' && l <= 'z' || l >= 'A' && l <= 'Z' }
+	// The most dimensions any "..." stands for.
+	ell := make([]int, len(ins))
+	most := 0
+	for i, in := range ins {
+		ell[i] = -1
+		if before, after, ok := strings.Cut(in, "..."); ok {
+			if strings.Contains(after, "...") {
+				return nil, "", fmt.Errorf("spec %q: more than one ... in operand %d", spec, i)
+			}
+			ell[i] = ranks[i] - len(before) - len(after)
+			if ell[i] < 0 {
+				return nil, "", fmt.Errorf("spec %q: operand %d has rank %d, fewer than the %d labels it names", spec, i, ranks[i], len(before)+len(after))
+			}
+			most = max(most, ell[i])
+		}
+	}
+	labels := make([]byte, most)
+	for k := range labels {
+		labels[k] = byte(ellipsisLabel + k)
 	}
 	count := map[byte]int{}
-	for _, in := range ins {
-		for i := range len(in) {
-			l := in[i]
-			if !(l >= 'a' && l <= 'z' || l >= 'A' && l <= 'Z') {
+	for i, in := range ins {
+		if ell[i] >= 0 {
+			before, after, _ := strings.Cut(in, "...")
+			in = before + string(labels[most-ell[i]:]) + after
+			ins[i] = in
+		}
+		for k := range len(in) {
+			l := in[k]
+			if l >= ellipsisLabel {
+				count[l]++
+				continue
+			}
+			if !isLetter(l) {
 				return nil, "", fmt.Errorf("spec %q: %q is not a label (letters only)", spec, l)
 			}
-			if strings.IndexByte(in[:i], l) >= 0 {
+			if strings.IndexByte(in[:k], l) >= 0 {
 				return nil, "", fmt.Errorf("spec %q: label %c repeats in one operand (diagonals are not supported)", spec, l)
 			}
 			count[l]++
@@ -114,16 +173,22 @@ func parseEinsum(spec string, n int) ([]string, string, error) {
 	if !explicit {
 		var once []byte
 		for l, c := range count {
-			if c == 1 {
+			if c == 1 && l < ellipsisLabel {
 				once = append(once, l)
 			}
 		}
 		slices.Sort(once)
-		return ins, string(once), nil
+		return ins, string(labels) + string(once), nil
+	}
+	if before, after, ok := strings.Cut(out, "..."); ok {
+		out = before + string(labels) + after
 	}
 	for i := range len(out) {
 		l := out[i]
-		if !(l >= 'a' && l <= 'z' || l >= 'A' && l <= 'Z') {
+		if l >= ellipsisLabel {
+			continue
+		}
+		if !isLetter(l) {
 			return nil, "", fmt.Errorf("spec %q: %q is not a label (letters only)", spec, l)
 		}
 		if strings.IndexByte(out[:i], l) >= 0 {
