@@ -25,7 +25,9 @@ func TestDynamicNewOps(t *testing.T) {
 		{"Flip_cols", func(x *gojit.Tensor) *gojit.Tensor { return x.Flip(1).Mod(gojit.Scalar(3)) }},
 		{"Log1p_Erf", func(x *gojit.Tensor) *gojit.Tensor { return x.Log1p().Add(x.Erf()) }},
 		{"Einsum", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("bi,bj->bij", x, x) }},
-		{"Half", func(x *gojit.Tensor) *gojit.Tensor { return x.Cast(gojit.Float16).Mul(gojit.Scalar(2)).Cast(gojit.Float32) }},
+		{"Half", func(x *gojit.Tensor) *gojit.Tensor {
+			return x.Cast(gojit.Float16).Mul(gojit.Scalar(2)).Cast(gojit.Float32)
+		}},
 	}
 	for _, c := range ok {
 		t.Run(c.name, func(t *testing.T) {
