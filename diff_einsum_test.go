@@ -77,6 +77,12 @@ var einsumSpecs = []struct {
 	{"ij,jk,kl->il", [][]int{{2, 3}, {3, 4}, {4, 2}}},
 	{"bhqd,bhkd->bhqk", [][]int{{2, 2, 3, 4}, {2, 2, 5, 4}}},
 	{"ij,j->i", [][]int{{3, 0}, {0}}},
+	{"ii->i", [][]int{{3, 3}}},
+	{"ii->", [][]int{{4, 4}}},
+	{"iij->ji", [][]int{{3, 3, 2}}},
+	{"ij,jj->i", [][]int{{2, 3}, {3, 3}}},
+	{"bii->bi", [][]int{{2, 3, 3}}},
+	{"jii,ij->j", [][]int{{2, 3, 3}, {3, 2}}},
 }
 
 func TestEinsumKnown(t *testing.T) {
@@ -147,7 +153,7 @@ func TestEinsumErrors(t *testing.T) {
 		{"rank", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ijk->i", x) }, "rank 2"},
 		{"count", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ij,jk->ik", x) }, "names 2 operands, got 1"},
 		{"sizes", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ij,ij->i", x, x.Transpose()) }, "label i is 2"},
-		{"diagonal", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ii->i", x) }, "repeats in one operand"},
+		{"diagonal", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("ii->i", x) }, "repeated label i names axes of sizes 2 and 3"},
 		{"ellipsis2", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("...i...->i", x) }, "more than one ..."},
 		{"ellipsis_rank", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("...ijk->i", x) }, "fewer than the 3 labels"},
 		{"ellipsis_sizes", func(x *gojit.Tensor) *gojit.Tensor { return gojit.Einsum("...i,...i->...", x, x.Transpose()) }, "a ... dimension is 2"},
@@ -211,6 +217,30 @@ func TestEinsumEllipsis(t *testing.T) {
 		}
 		if !slices.Equal(out[3].Shape(), []int{2, 5, 3, 2}) {
 			t.Errorf("broadcast shape %v, want [2 5 3 2]", out[3].Shape())
+		}
+	}
+}
+
+// TestEinsumTrace checks implicit mode with a repeated label: "ii" is the
+// trace (i appears twice, so the output has no labels), as in NumPy.
+func TestEinsumTrace(t *testing.T) {
+	x := gojit.FromInt64([]int64{1, 2, 3, 4, 5, 6, 7, 8, 9}, 3, 3)
+	for _, opts := range [][]gojit.Option{nil, {gojit.WithInterpreter()}} {
+		f, err := gojit.Compile(func(x *gojit.Tensor) (*gojit.Tensor, *gojit.Tensor) {
+			return gojit.Einsum("ii", x), gojit.Einsum("ij->ji", x)
+		}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out[0].Int64(); len(out[0].Shape()) != 0 || got[0] != 15 {
+			t.Errorf("%d options: trace = %v %v, want 15 (a scalar)", len(opts), got, out[0].Shape())
+		}
+		if got := out[1].Int64(); !slices.Equal(got, []int64{1, 4, 7, 2, 5, 8, 3, 6, 9}) {
+			t.Errorf("%d options: transpose = %v", len(opts), got)
 		}
 	}
 }

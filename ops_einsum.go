@@ -14,8 +14,9 @@ import (
 // without "->" the output holds, in alphabetical order, the labels that
 // appear exactly once (NumPy's implicit mode). A label summed away is
 // summed; a label of both operands that the output keeps is a batch
-// dimension. Dimensions with one label must have one size and a label may
-// not repeat within one operand (no diagonals): both are reported. "..."
+// dimension; a label repeated within one operand takes the diagonal
+// ("ii->i"; "ii->" is the trace). Dimensions with one label must have one
+// size. "..."
 // stands for the dimensions an operand's letters do not name; they are
 // aligned on the right and broadcast across operands (a size 1 stretches),
 // and lead the output in implicit mode, as in NumPy (an explicit output
@@ -49,6 +50,16 @@ func Einsum(spec string, operands ...*Tensor) *Tensor {
 	ins, out, err := parseEinsum(spec, ranks)
 	if err != nil {
 		return tr.fail("Einsum", pcs, "%v", err)
+	}
+	for i, t := range ts {
+		var msg string
+		ts[i], ins[i], msg = diagonals(tr, t, ins[i], pcs)
+		if msg != "" {
+			return tr.fail("Einsum", pcs, "operand %d: %s", i, msg)
+		}
+		if ts[i].v == poison {
+			return ts[i]
+		}
 	}
 	size := map[byte]int{}
 	for i, t := range ts {
@@ -116,6 +127,56 @@ func Einsum(spec string, operands ...*Tensor) *Tensor {
 // (bytes no user label can be).
 const ellipsisLabel = 0x80
 
+// diagonals replaces each label repeated in one operand (t labelled l) by
+// the diagonal it names, as numpy.einsum("ii->i"): the two axes are moved
+// last, merged, and sliced with step n+1. It returns a message for axes of
+// different sizes.
+func diagonals(tr *tracer, t *Tensor, l string, pcs [6]uintptr) (*Tensor, string, string) {
+	for {
+		shape := tr.node(t.v).Shape
+		if len(shape) != len(l) {
+			return t, l, "" // reported by the caller
+		}
+		p, q := -1, -1
+		for k := range len(l) {
+			if j := strings.IndexByte(l[:k], l[k]); j >= 0 {
+				p, q = j, k
+				break
+			}
+		}
+		if p < 0 {
+			return t, l, ""
+		}
+		n := shape[p]
+		if shape[q] != n {
+			return t, l, fmt.Sprintf("repeated label %c names axes of sizes %d and %d", l[p], n, shape[q])
+		}
+		var perm []int
+		var rest []byte
+		flat := ir.Shape{}
+		for k := range len(l) {
+			if k != p && k != q {
+				perm = append(perm, k)
+				rest = append(rest, l[k])
+				flat = append(flat, shape[k])
+			}
+		}
+		perm = append(perm, p, q)
+		flat = append(flat, n*n)
+		t = tr.add(ir.Node{Op: ir.OpTranspose, Args: []ir.Value{t.v}, Axes: perm}, pcs)
+		if t.v != poison {
+			t = tr.add(ir.Node{Op: ir.OpReshape, Args: []ir.Value{t.v}, Shape: flat}, pcs)
+		}
+		if t.v != poison {
+			t = t.axisSlice(len(flat)-1, 0, n+1, n, pcs)
+		}
+		if t.v == poison {
+			return t, l, ""
+		}
+		l = string(rest) + string(l[p])
+	}
+}
+
 // parseEinsum splits a spec into the operands' labels and the output's,
 // given the operands' ranks: "..." becomes internal labels for the
 // dimensions the letters do not name, aligned on the right across operands
@@ -164,10 +225,7 @@ func parseEinsum(spec string, ranks []int) ([]string, string, error) {
 			if !isLetter(l) {
 				return nil, "", fmt.Errorf("spec %q: %q is not a label (letters only)", spec, l)
 			}
-			if strings.IndexByte(in[:k], l) >= 0 {
-				return nil, "", fmt.Errorf("spec %q: label %c repeats in one operand (diagonals are not supported)", spec, l)
-			}
-			count[l]++
+			count[l]++ // a repeat within one operand takes a diagonal
 		}
 	}
 	if !explicit {
