@@ -40,7 +40,7 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 		}
 		if n.Op == OpIota {
 			if n.DType == Bool || n.DType.IsHalf() {
-				return 0, nil, errors.New("does not produce bool")
+				return 0, nil, fmt.Errorf("does not produce %s", n.DType)
 			}
 			if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(n.Shape) {
 				return 0, nil, fmt.Errorf("axis %v out of range for shape %s", n.Axes, n.Shape)
