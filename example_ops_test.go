@@ -67,3 +67,16 @@ func ExampleTensor_CumSum() {
 	fmt.Println(out[0].Int32())
 	// Output: [1 3 6 4 9 15]
 }
+
+func ExampleFromFloat16() {
+	f, _ := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor {
+		return x.Mul(gojit.Scalar(3)).Add(gojit.Scalar(0.25)) // computed in Float32, stored as Float16
+	})
+	x := gojit.FromFloat16([]gojit.F16{gojit.F16Of(1), gojit.F16Of(0.1), gojit.F16Of(30000)})
+	out, err := f.Call(x)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(out[0].DType(), out[0].Float16()) // 0.1 is 0.0999755859375 in Float16; 90000 overflows
+	// Output: f16 [3.25 0.5498047 +Inf]
+}

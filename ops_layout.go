@@ -2,6 +2,7 @@ package gojit
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gojit/gojit/internal/ir"
 )
@@ -32,7 +33,7 @@ func (t *Tensor) Flip(axes ...int) *Tensor {
 	n := ir.Node{Op: ir.OpSlice, Args: []ir.Value{x.v}, Starts: make([]int, len(shape)), Steps: make([]int, len(shape)), Shape: shape.Clone()}
 	for i, d := range shape {
 		n.Steps[i] = 1
-		if containsInt(norm, i) && d > 0 {
+		if slices.Contains(norm, i) && d > 0 {
 			n.Starts[i], n.Steps[i] = d-1, -1
 		}
 	}

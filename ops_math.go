@@ -2,6 +2,7 @@ package gojit
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gojit/gojit/internal/ir"
 )
@@ -419,20 +420,11 @@ func (t *Tensor) dropAxes(axes []int, pcs [6]uintptr) *Tensor {
 	shape := t.tr.node(t.v).Shape
 	out := ir.Shape{}
 	for i, d := range shape {
-		if !containsInt(axes, i) {
+		if !slices.Contains(axes, i) {
 			out = append(out, d)
 		}
 	}
 	return t.tr.add(ir.Node{Op: ir.OpReshape, Args: []ir.Value{t.v}, Shape: out}, pcs)
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // CumSum returns the running sums along axis (negative counts from the
