@@ -104,3 +104,25 @@ func TestFusedOpsSameGraph(t *testing.T) {
 		t.Errorf("Einsum:\n%s\nMatMul:\n%s", a, b)
 	}
 }
+
+// BenchmarkSortRows sorts the rows of a 1024x1024 float32 (a heap sort per
+// row, rows split across threads) against slices.Sort on each row in Go,
+// one thread; the metric sort/go is the ratio of their times.
+func BenchmarkSortRows(b *testing.B) {
+	const r, c = 1024, 1024
+	data := bench.RandFloat32(r*c, 9)
+	x := gojit.FromFloat32(data, r, c)
+	f := compiled(b, func(x *gojit.Tensor) *gojit.Tensor { return x.Sort(-1) })
+	out := gojit.New(gojit.Float32, r, c)
+	buf := make([]float32, r*c)
+	goSort := func() {
+		copy(buf, data)
+		for i := 0; i < len(buf); i += c {
+			slices.Sort(buf[i : i+c])
+		}
+	}
+	ts, tg := interleaved(b, callInto(b, f, []*gojit.Array{out}, x), goSort)
+	b.ReportMetric(float64(ts.Microseconds()), "sort-µs/op")
+	b.ReportMetric(float64(tg.Microseconds()), "go-µs/op")
+	b.ReportMetric(float64(ts)/float64(tg), "sort/go")
+}
