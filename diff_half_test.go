@@ -146,3 +146,37 @@ func TestHalfArrays(t *testing.T) {
 		t.Errorf("String = %q", s)
 	}
 }
+
+// TestHalfComposites checks that Mean, Var, Softmax and the other composite
+// ops on a half compute in Float32 and round once: the mean of 70000 ones
+// is 1 (the count is not a Float16 value), and the dtype is kept.
+func TestHalfComposites(t *testing.T) {
+	ones := make([]gojit.F16, 70000)
+	for i := range ones {
+		ones[i] = gojit.F16Of(1)
+	}
+	for _, opts := range [][]gojit.Option{nil, {gojit.WithInterpreter()}} {
+		f, err := gojit.Compile(func(x *gojit.Tensor) []*gojit.Tensor {
+			r := x.Reshape(7, 10000)
+			return []*gojit.Tensor{x.Mean(), r.Var(1, 1), r.Softmax(1).Sum(1), r.LogSumExp(1), r.Gelu().Max()}
+		}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Call(gojit.FromFloat16(ones))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []float64{1, 0, 1, 1 + math.Log(10000), 0.8413447}
+		for i, o := range out {
+			if o.DType() != gojit.Float16 {
+				t.Errorf("%d options: output %d is %s, want f16", len(opts), i, o.DType())
+				continue
+			}
+			got := float64(o.Float16()[0].Float32())
+			if math.Abs(got-want[i]) > 2e-3*math.Max(1, math.Abs(want[i])) {
+				t.Errorf("%d options: output %d = %v, want %v", len(opts), i, got, want[i])
+			}
+		}
+	}
+}

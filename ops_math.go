@@ -63,21 +63,37 @@ func (t *Tensor) Erf() *Tensor { return t.unary(ir.OpErf, callers()) }
 // Bool inputs are converted to Float32.
 func (t *Tensor) Gelu() *Tensor {
 	pcs := callers()
-	x := t.floatOperand("Gelu", pcs)
+	x, h := t.floatOperand("Gelu", pcs)
 	e := x.binary(ir.OpMul, Scalar(1/math.Sqrt2), pcs).unary(ir.OpErf, pcs)
-	return x.binary(ir.OpMul, Scalar(0.5), pcs).binary(ir.OpMul, e.binary(ir.OpAdd, Scalar(1), pcs), pcs)
+	return x.binary(ir.OpMul, Scalar(0.5), pcs).binary(ir.OpMul, e.binary(ir.OpAdd, Scalar(1), pcs), pcs).halfBack(h, pcs)
 }
 
-// floatOperand is t converted to Float32 unless it is a float already.
-func (t *Tensor) floatOperand(name string, pcs [6]uintptr) *Tensor {
+// floatOperand is t converted to Float32 unless it is Float32 or Float64
+// already; for a half it also returns the half, which the composite op's
+// result is rounded back to (halfBack), so that a composite op computes in
+// Float32 throughout and rounds once.
+func (t *Tensor) floatOperand(name string, pcs [6]uintptr) (*Tensor, ir.DType) {
 	tr, x, ok := t.shapeOp(name, pcs)
 	if !ok {
-		return failed(tr, name)
+		return failed(tr, name), ir.InvalidDType
 	}
-	if !tr.node(x.v).DType.Floating() {
-		return tr.cast(x, ir.Float32, pcs)
+	dt := tr.node(x.v).DType
+	if !dt.IsFloat() {
+		h := ir.InvalidDType
+		if dt.IsHalf() {
+			h = dt
+		}
+		return tr.cast(x, ir.Float32, pcs), h
 	}
-	return x
+	return x, ir.InvalidDType
+}
+
+// halfBack rounds t to the half h (InvalidDType: t unchanged).
+func (t *Tensor) halfBack(h ir.DType, pcs [6]uintptr) *Tensor {
+	if h == ir.InvalidDType || t.tr == nil || t.v == poison {
+		return t
+	}
+	return t.tr.cast(t, h, pcs)
 }
 
 // Sign returns -1, 0 or 1 by the sign of t, in t's dtype; for floats ±0
@@ -298,9 +314,12 @@ func (t *Tensor) variance(name string, ddof int, axes []int, sqrt bool, pcs [6]u
 	if ddof < 0 {
 		return tr.fail(name, pcs, "ddof %d must not be negative", ddof)
 	}
+	h := ir.InvalidDType
 	switch {
 	case dt == ir.Int64:
 		x = tr.cast(x, ir.Float64, pcs)
+	case dt.IsHalf():
+		x, h = tr.cast(x, ir.Float32, pcs), dt
 	case !dt.Floating():
 		x = tr.cast(x, ir.Float32, pcs)
 	}
@@ -314,7 +333,7 @@ func (t *Tensor) variance(name string, ddof int, axes []int, sqrt bool, pcs [6]u
 	if sqrt {
 		v = v.unary(ir.OpSqrt, pcs)
 	}
-	return v
+	return v.halfBack(h, pcs)
 }
 
 // LogSumExp returns log(sum(exp(t))) along axes (all when none), computed
@@ -324,7 +343,7 @@ func (t *Tensor) variance(name string, ddof int, axes []int, sqrt bool, pcs [6]u
 // converted to Float32. An empty axis gives -Inf.
 func (t *Tensor) LogSumExp(axes ...int) *Tensor {
 	pcs := callers()
-	x := t.floatOperand("LogSumExp", pcs)
+	x, h := t.floatOperand("LogSumExp", pcs)
 	norm, ok := x.axesOf("LogSumExp", axes, pcs)
 	if !ok {
 		return poisoned(x.tr)
@@ -332,7 +351,7 @@ func (t *Tensor) LogSumExp(axes ...int) *Tensor {
 	m := x.keptMax(norm, true, pcs)
 	s := x.binary(ir.OpSub, m, pcs).unary(ir.OpExp, pcs).reduce(ReduceSum, true, norm, pcs)
 	r := s.unary(ir.OpLog, pcs).binary(ir.OpAdd, m, pcs)
-	return r.dropAxes(norm, pcs)
+	return r.dropAxes(norm, pcs).halfBack(h, pcs)
 }
 
 // Softmax returns exp(t - max) / sum(exp(t - max)) along axis (negative
@@ -341,27 +360,27 @@ func (t *Tensor) LogSumExp(axes ...int) *Tensor {
 // each row set (see docs/ops.md for the measured speed).
 func (t *Tensor) Softmax(axis int) *Tensor {
 	pcs := callers()
-	x := t.floatOperand("Softmax", pcs)
+	x, h := t.floatOperand("Softmax", pcs)
 	norm, ok := x.axesOf("Softmax", []int{axis}, pcs)
 	if !ok {
 		return poisoned(x.tr)
 	}
 	e := x.binary(ir.OpSub, x.keptMax(norm, false, pcs), pcs).unary(ir.OpExp, pcs)
-	return e.binary(ir.OpDiv, e.reduce(ReduceSum, true, norm, pcs), pcs)
+	return e.binary(ir.OpDiv, e.reduce(ReduceSum, true, norm, pcs), pcs).halfBack(h, pcs)
 }
 
 // LogSoftmax returns t - LogSumExp(t) along axis, computed stably as
 // (t-m) - log(sum(exp(t-m))). jax.nn.log_softmax(x, axis).
 func (t *Tensor) LogSoftmax(axis int) *Tensor {
 	pcs := callers()
-	x := t.floatOperand("LogSoftmax", pcs)
+	x, h := t.floatOperand("LogSoftmax", pcs)
 	norm, ok := x.axesOf("LogSoftmax", []int{axis}, pcs)
 	if !ok {
 		return poisoned(x.tr)
 	}
 	d := x.binary(ir.OpSub, x.keptMax(norm, false, pcs), pcs)
 	l := d.unary(ir.OpExp, pcs).reduce(ReduceSum, true, norm, pcs).unary(ir.OpLog, pcs)
-	return d.binary(ir.OpSub, l, pcs)
+	return d.binary(ir.OpSub, l, pcs).halfBack(h, pcs)
 }
 
 // axesOf normalizes axes of t (all when none); false once reported.

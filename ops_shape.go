@@ -112,6 +112,19 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		}
 	}
 	dt := tr.node(x.v).DType
+	if dt.IsHalf() && kind == ReduceMean {
+		// Sum and divide in Float32 and round once: the count itself may
+		// not be a half value (4097, or anything above 65504 in Float16).
+		x = tr.cast(x, ir.Float32, pcs)
+		if x.v == poison {
+			return x
+		}
+		r := x.reduce(kind, keep, axes, pcs)
+		if r.v == poison {
+			return r
+		}
+		return tr.cast(r, dt, pcs)
+	}
 	var op ir.Op
 	switch kind {
 	case ReduceSum, ReduceMean, ReduceProd:
