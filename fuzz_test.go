@@ -740,6 +740,9 @@ func FuzzCompiledVsInterpreter(f *testing.F) {
 		{0, 4, 5, 1, 7, 4, 0, 0, 1, 0, 7, 4, 0, 0, 2, 0, 1, 7, 5, 0, 1, 4, 2, 0, 7, 4, 1, 3, 5, 3, 7, 5, 2, 0, 0, 1},
 		// Issue 10's ops on i32[2,3,4] and u8[3,1]: LogicalXor, Var, IsNaN, Clip.
 		{1, 2, 6, 3, 1, 3, 8, 7, 4, 0, 0, 2, 3, 1, 7, 4, 1, 5, 5, 3, 0, 7, 5, 0, 0, 0, 2, 7, 4, 2, 1, 3, 4, 2, 6},
+		// Float16 and BFloat16 (raw casts reach them): a cast of f32[3,4] to
+		// f16, then arithmetic, a reduction, a new op and a cast to bf16.
+		{0, 4, 5, 1, 0xF4, 0, 0, 5, 1, 0, 0, 0, 5, 0, 0x43, 7, 4, 0, 0, 1, 1, 0xF4, 0, 0, 6, 2, 0, 1, 0},
 		// Raw ops: Neg of a bool, a bad cast, a bad slice step: trace errors.
 		{0, 0, 5, 3, 0xF0, 0, 0, 0xF4, 0, 7},
 		// Reductions with keep-dims and negative axes, then softmax-like chain.
