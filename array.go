@@ -50,6 +50,14 @@ func wrap[T any](dt DType, data []T, shape []int) *Array {
 // is given).
 func FromFloat32(data []float32, shape ...int) *Array { return wrap(Float32, data, shape) }
 
+// FromFloat16 wraps Float16 data (see F16Of) as an array of the given
+// shape (1-D when none).
+func FromFloat16(data []F16, shape ...int) *Array { return wrap(Float16, data, shape) }
+
+// FromBFloat16 wraps BFloat16 data (see BF16Of) as an array of the given
+// shape (1-D when none).
+func FromBFloat16(data []BF16, shape ...int) *Array { return wrap(BFloat16, data, shape) }
+
 // FromFloat64 wraps data as an array of the given shape (1-D when none).
 func FromFloat64(data []float64, shape ...int) *Array { return wrap(Float64, data, shape) }
 
@@ -101,6 +109,10 @@ func newOf(dt DType, n int, shape []int) *Array {
 		return wrap(dt, make([]float32, n), shape)
 	case Float64:
 		return wrap(dt, make([]float64, n), shape)
+	case Float16:
+		return wrap(dt, make([]F16, n), shape)
+	case BFloat16:
+		return wrap(dt, make([]BF16, n), shape)
 	}
 	return &Array{dtype: dt, shape: shape, err: fmt.Errorf("gojit: invalid dtype %d", dt)}
 }
@@ -132,6 +144,10 @@ func ScalarArray(v float64, dt DType) *Array {
 		d[0] = float32(c.F)
 	case []float64:
 		d[0] = c.F
+	case []F16:
+		d[0] = F16Of(float32(c.F))
+	case []BF16:
+		d[0] = BF16Of(float32(c.F))
 	}
 	return a
 }
@@ -180,6 +196,12 @@ func (a *Array) Size() int {
 
 // Float32 returns the data if the dtype is Float32, else nil.
 func (a *Array) Float32() []float32 { return dataOf[float32](a) }
+
+// Float16 returns the data if the dtype is Float16, else nil.
+func (a *Array) Float16() []F16 { return dataOf[F16](a) }
+
+// BFloat16 returns the data if the dtype is BFloat16, else nil.
+func (a *Array) BFloat16() []BF16 { return dataOf[BF16](a) }
 
 // Float64 returns the data if the dtype is Float64, else nil.
 func (a *Array) Float64() []float64 { return dataOf[float64](a) }

@@ -344,6 +344,22 @@ func diffArrays(got, want *gojit.Array, ulps uint64) string {
 				note(i, fmtF64(g[i]), fmtF64(w[i]))
 			}
 		}
+	case []gojit.F16:
+		g := got.Float16()
+		for i := range w {
+			if !same16(uint16(g[i]), uint16(w[i]), g[i].Float32(), w[i].Float32(), ulps) {
+				note(i, g[i], w[i])
+			}
+		}
+	case []gojit.BF16:
+		g := got.BFloat16()
+		for i := range w {
+			if !same16(uint16(g[i]), uint16(w[i]), g[i].Float32(), w[i].Float32(), ulps) {
+				note(i, g[i], w[i])
+			}
+		}
+	default:
+		return fmt.Sprintf("no comparison for %T", w)
 	}
 	if nbad == 0 {
 		return ""
@@ -515,6 +531,24 @@ func ulpsApart(dt gojit.DType, a, b float64) uint64 {
 		return ulpDist(ordered32(float32(a)), ordered32(float32(b)))
 	}
 	return ulpDist(ordered64(a), ordered64(b))
+}
+
+// same16 compares two half values (their bits g, w and their float32
+// values gf, wf) as same32 does, counting ulps of the 16-bit format.
+func same16(g, w uint16, gf, wf float32, ulps uint64) bool {
+	if gf != gf && wf != wf || g == w {
+		return true
+	}
+	if gf != gf || wf != wf {
+		return false
+	}
+	ord := func(b uint16) int64 {
+		if b&0x8000 != 0 {
+			return -int64(b&0x7fff) - 1 // -0 is one step below +0
+		}
+		return int64(b)
+	}
+	return ulpDist(ord(g), ord(w)) <= ulps
 }
 
 func same32(g, w float32, ulps uint64) bool {

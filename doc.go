@@ -56,7 +56,9 @@
 // Operations broadcast like NumPy: shapes are aligned on the right and a
 // dimension of size 1 stretches. When two tensors of different dtypes meet,
 // both are converted to the later one in the order Bool, Uint8, Int32,
-// Int64, Float32, Float64. Transcendental ops (Exp, Log, Sin, Cos, Tanh,
+// Int64, Float16, BFloat16, Float32, Float64 (Float16 with BFloat16 gives
+// Float32, as in JAX). Float16 and BFloat16 are storage dtypes: ops on
+// them compute in Float32 inside the kernel and round their results back. Transcendental ops (Exp, Log, Sin, Cos, Tanh,
 // Sigmoid, Pow, Sqrt, Rsqrt) convert integer inputs to Float32. Integer
 // arithmetic wraps; integer division by zero gives 0 instead of trapping;
 // float-to-integer casts saturate. Floating-point results follow IEEE 754
@@ -77,6 +79,18 @@
 // x == NaN is false), and any other op is computed in Float32
 // (x_i32 + 3e9, Where(c, x_i32, -Inf)). Full and ScalarArray refuse such
 // values instead: Full(Int32, 2.5) is an error.
+//
+// The ops cover what NumPy and JAX users reach for: elementwise
+// arithmetic (Mod with Python's sign rule, Clip, Square, Sign), tests and
+// logic (IsNaN, IsInf, IsFinite, LogicalAnd/Or/Xor/Not, Any, All),
+// transcendental functions (Exp, Log, Log1p, Expm1, Erf, Gelu ...),
+// reductions and statistics (Sum ... Var, Std, LogSumExp, Softmax,
+// LogSoftmax, CumSum, CumProd), sorting (Sort, ArgSort, TopK), layout
+// (Reshape, Transpose, Slice with negative steps, Flip, Concat, Stack,
+// Split, Pad, Tile) and products (MatMul, Einsum, which lowers to the
+// matmul kernel). docs/ops.md tables every op with its NumPy and JAX
+// equivalent and its dtype rule; docs/controlflow.md covers Cond, While
+// and ForLoop.
 //
 // Reductions follow NumPy where it matters: Sum and Prod of Bool and Uint8
 // accumulate in Int64; Mean of an integer tensor sums exactly in Int64 and

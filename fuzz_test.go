@@ -193,7 +193,7 @@ func (b *fuzzBuilder) step() {
 		v := b.pick()
 		dt := allDTypes[b.r.next()%len(allDTypes)]
 		if raw {
-			dt = gojit.DType(b.r.next() % 8) // may be invalid
+			dt = gojit.DType(b.r.next() % 10) // may be invalid, or a half (Float16, BFloat16)
 		}
 		r := derived(v)
 		b.op("cast(%s, %v)", b.name(v.t), dt)
@@ -204,7 +204,9 @@ func (b *fuzzBuilder) step() {
 	case 6:
 		b.layout(raw)
 	case 7:
-		switch b.r.next() % 4 {
+		switch b.r.next() % 6 {
+		case 4, 5:
+			b.newOp(raw) // issue 10's ops, fuzz_newops_test.go
 		case 0, 1:
 			b.matmul(raw)
 		case 2:
@@ -342,7 +344,9 @@ func (b *fuzzBuilder) reduce(raw bool) {
 	r := derived(v)
 	b.op("Reduce(%s, %s, keep=%v, axes=%v)", b.name(v.t), k.name, keep, axes)
 	r.t = x.Reduce(k.kind, keep, axes...)
-	if r.exact() && x.DType().IsFloat() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
+	if isHalf(x.DType()) && x.DType() == r.t.DType() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
+		r = fuzzVal{t: r.t, chaos: true} // a Float32 sum (reassociated) rounded to the half
+	} else if r.exact() && x.DType().IsFloat() && (k.kind == gojit.ReduceSum || k.kind == gojit.ReduceMean) {
 		// Float sums are reassociated by the compiled code (integer sums,
 		// and so integer Means, are exact). A raw op's operand may be one
 		// sumBound does not take, so it is checked for shape only.
@@ -599,7 +603,9 @@ func (b *fuzzBuilder) matmul(raw bool) {
 	r := derived(v, y)
 	b.op("MatMul(%s, %s)", b.name(v.t), b.name(yt))
 	r.t = x.MatMul(yt)
-	if r.exact() && r.t.DType().IsFloat() {
+	if isHalf(r.t.DType()) {
+		r.chaos = true // fused multiply-adds in Float32, rounded to the half
+	} else if r.exact() && r.t.DType().IsFloat() {
 		// Float matmuls use fused multiply-adds in the compiled code, raw
 		// ones too (a raw op keeps a Bool operand, which MatMul promotes).
 		r.bound = matmulBound(x, yt)
@@ -734,6 +740,14 @@ func FuzzCompiledVsInterpreter(f *testing.F) {
 		{2, 4, 8, 1, 5, 0, 2, 2, 9, 4, 1, 3, 0, 1, 1, 5, 0, 0x03, 6, 3, 0, 1},
 		// Iota and Full mixed with a parameter.
 		{0, 5, 6, 13, 7, 0, 2, 0, 1, 7, 0, 3, 1, 2, 5, 1, 2, 1, 2, 0},
+		// Issue 10's ops on f32[3,4]: Log1p, then Mod by a partner, Any
+		// over axis 1, Softmax on axis -1, Sign.
+		{0, 4, 5, 1, 7, 4, 0, 0, 1, 0, 7, 4, 0, 0, 2, 0, 1, 7, 5, 0, 1, 4, 2, 0, 7, 4, 1, 3, 5, 3, 7, 5, 2, 0, 0, 1},
+		// Issue 10's ops on i32[2,3,4] and u8[3,1]: LogicalXor, Var, IsNaN, Clip.
+		{1, 2, 6, 3, 1, 3, 8, 7, 4, 0, 0, 2, 3, 1, 7, 4, 1, 5, 5, 3, 0, 7, 5, 0, 0, 0, 2, 7, 4, 2, 1, 3, 4, 2, 6},
+		// Float16 and BFloat16 (raw casts reach them): a cast of f32[3,4] to
+		// f16, then arithmetic, a reduction, a new op and a cast to bf16.
+		{0, 4, 5, 1, 0xF4, 0, 0, 5, 1, 0, 0, 0, 5, 0, 0x43, 7, 4, 0, 0, 1, 1, 0xF4, 0, 0, 6, 2, 0, 1, 0},
 		// Raw ops: Neg of a bool, a bad cast, a bad slice step: trace errors.
 		{0, 0, 5, 3, 0xF0, 0, 0, 0xF4, 0, 7},
 		// Reductions with keep-dims and negative axes, then softmax-like chain.

@@ -47,8 +47,9 @@ func Iota(dt DType, axis int, shape ...int) *Tensor {
 // Where selects, element by element, a where cond is true and b elsewhere.
 // cond must be Bool; the three operands broadcast together and a and b are
 // promoted to a common dtype.
-func Where(cond, a, b *Tensor) *Tensor {
-	pcs := callers()
+func Where(cond, a, b *Tensor) *Tensor { return where(cond, a, b, callers()) }
+
+func where(cond, a, b *Tensor, pcs [6]uintptr) *Tensor {
 	tr, ts, ok := unify("where", pcs, cond, a, b)
 	if !ok {
 		return failed(tr, "where")
@@ -134,9 +135,9 @@ func promote(tr *tracer, op ir.Op, pcs [6]uintptr, a, b *Tensor, floatOnly bool)
 	case b.weak:
 		dt = weakDType(op, tr.node(a.v).DType, b.val)
 	default:
-		dt = max(tr.node(a.v).DType, tr.node(b.v).DType)
+		dt = promoteDTypes(tr.node(a.v).DType, tr.node(b.v).DType)
 	}
-	if floatOnly && !dt.IsFloat() {
+	if floatOnly && !dt.Floating() {
 		dt = ir.Float32
 	}
 	conv := func(t *Tensor) *Tensor {
@@ -192,7 +193,7 @@ func (tr *tracer) compareWeak(op ir.Op, a, b *Tensor, pcs [6]uintptr) (*Tensor, 
 		return nil, false
 	}
 	xn := tr.node(x.v)
-	if xn.DType.IsFloat() || weakFits(xn.DType, s.val) {
+	if xn.DType.Floating() || weakFits(xn.DType, s.val) {
 		return nil, false
 	}
 	constant, value, op2, w := exactCompare(op, xn.DType, s.val, left)
@@ -235,6 +236,8 @@ func foldWeak(op ir.Op, x, y float64) (float64, bool) {
 		return max(x, y), true
 	case ir.OpMin:
 		return min(x, y), true
+	case ir.OpMod:
+		return modFloat64(x, y), true
 	}
 	return 0, false
 }
@@ -249,7 +252,7 @@ func (t *Tensor) unary(op ir.Op, pcs [6]uintptr) *Tensor {
 		return failed(tr, name)
 	}
 	x := ts[0]
-	if op.Info().FloatOnly && !tr.node(x.v).DType.IsFloat() {
+	if op.Info().FloatOnly && !tr.node(x.v).DType.Floating() {
 		x = tr.cast(x, ir.Float32, pcs)
 	}
 	return tr.add(ir.Node{Op: op, Args: []ir.Value{x.v}}, pcs)

@@ -112,6 +112,19 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		}
 	}
 	dt := tr.node(x.v).DType
+	if dt.IsHalf() && kind == ReduceMean {
+		// Sum and divide in Float32 and round once: the count itself may
+		// not be a half value (4097, or anything above 65504 in Float16).
+		x = tr.cast(x, ir.Float32, pcs)
+		if x.v == poison {
+			return x
+		}
+		r := x.reduce(kind, keep, axes, pcs)
+		if r.v == poison {
+			return r
+		}
+		return tr.cast(r, dt, pcs)
+	}
 	var op ir.Op
 	switch kind {
 	case ReduceSum, ReduceMean, ReduceProd:
@@ -121,7 +134,7 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		}
 		// Small integers accumulate in Int64 (as NumPy's sum and prod),
 		// and so does the sum of any integer Mean, which is then exact.
-		if dt == ir.Bool || dt == ir.Uint8 || (kind == ReduceMean && !dt.IsFloat()) {
+		if dt == ir.Bool || dt == ir.Uint8 || (kind == ReduceMean && !dt.Floating()) {
 			x = tr.cast(x, ir.Int64, pcs)
 		}
 	case ReduceMax:
@@ -147,7 +160,7 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		// Int64 input keeps the Float64 result (NumPy gives Float64
 		// throughout, JAX Float32: Float32 matches the other integer
 		// dtypes' promotion to Float32).
-		if !dt.IsFloat() {
+		if !dt.Floating() {
 			r = tr.cast(r, ir.Float64, pcs)
 		}
 		count := 1
@@ -157,7 +170,7 @@ func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) 
 		rn := tr.node(r.v)
 		c := tr.constant(rn.DType, rn.Shape, float64(count), pcs)
 		r = tr.add(ir.Node{Op: ir.OpDiv, Args: []ir.Value{r.v, c.v}}, pcs)
-		if !dt.IsFloat() && dt != ir.Int64 && r.v != poison {
+		if !dt.Floating() && dt != ir.Int64 && r.v != poison {
 			r = tr.cast(r, ir.Float32, pcs)
 		}
 	}
@@ -351,11 +364,17 @@ func (t *Tensor) Squeeze(axes ...int) *Tensor {
 }
 
 // Slice takes t[starts[i]:stops[i]:steps[i]] along every axis i, like a
-// Python slice: negative indices count from the end, out-of-range bounds
-// are clamped, and steps (1 when omitted) must be positive. Fewer starts
-// and stops than axes leave the remaining axes whole.
+// Python slice: negative indices count from the end and out-of-range
+// bounds are clamped. Steps (1 when omitted) must not be 0; a negative step
+// walks backwards from start, as x[5:1:-2] does: since a Go int cannot be
+// None, a stop of -len-1 or less (math.MinInt, say) means "through index
+// 0", as x[3::-1]. Fewer starts and stops than axes leave the remaining
+// axes whole (with the given step: from the last element when negative).
 func (t *Tensor) Slice(starts, stops []int, steps ...int) *Tensor {
-	pcs := callers()
+	return t.slice(starts, stops, steps, callers())
+}
+
+func (t *Tensor) slice(starts, stops, steps []int, pcs [6]uintptr) *Tensor {
 	tr, x, ok := t.shapeOp("slice", pcs)
 	if !ok {
 		return failed(tr, "slice")
@@ -367,15 +386,31 @@ func (t *Tensor) Slice(starts, stops []int, steps ...int) *Tensor {
 	}
 	n := ir.Node{Op: ir.OpSlice, Args: []ir.Value{x.v}, Starts: make([]int, r), Steps: make([]int, r), Shape: make(ir.Shape, r)}
 	for i, d := range shape {
-		start, stop, step := 0, d, 1
-		if i < len(starts) {
-			start, stop = clampIndex(starts[i], d), clampIndex(stops[i], d)
-		}
+		step := 1
 		if i < len(steps) {
 			step = steps[i]
 		}
-		if step < 1 {
-			return tr.fail("slice", pcs, "step %d on axis %d must be positive", step, i)
+		if step == 0 {
+			return tr.fail("slice", pcs, "step on axis %d must not be 0", i)
+		}
+		if step < 0 {
+			start, stop := d-1, -1
+			if i < len(starts) {
+				start, stop = clampBack(starts[i], d), clampBack(stops[i], d)
+			}
+			count := 0
+			if start > stop {
+				count = (start - stop - step - 1) / -step
+			}
+			if count == 0 {
+				start = 0
+			}
+			n.Starts[i], n.Steps[i], n.Shape[i] = start, step, count
+			continue
+		}
+		start, stop := 0, d
+		if i < len(starts) {
+			start, stop = clampIndex(starts[i], d), clampIndex(stops[i], d)
 		}
 		count := 0
 		if stop > start {
@@ -384,6 +419,15 @@ func (t *Tensor) Slice(starts, stops []int, steps ...int) *Tensor {
 		n.Starts[i], n.Steps[i], n.Shape[i] = min(start, d), step, count
 	}
 	return tr.add(n, pcs)
+}
+
+// clampBack is Python's bound for a negative step: in [-1, d-1], where -1
+// is "before index 0".
+func clampBack(i, d int) int {
+	if i < 0 {
+		i += d
+	}
+	return max(-1, min(i, d-1))
 }
 
 func clampIndex(i, d int) int {
@@ -395,8 +439,9 @@ func clampIndex(i, d int) int {
 
 // Concat joins tensors along axis; their other dimensions must agree and
 // their dtypes are promoted to a common one.
-func Concat(axis int, ts ...*Tensor) *Tensor {
-	pcs := callers()
+func Concat(axis int, ts ...*Tensor) *Tensor { return concat(axis, ts, callers()) }
+
+func concat(axis int, ts []*Tensor, pcs [6]uintptr) *Tensor {
 	if len(ts) == 0 {
 		return poisonNil("concat")
 	}
@@ -407,7 +452,7 @@ func Concat(axis int, ts ...*Tensor) *Tensor {
 	dt := ir.InvalidDType
 	for _, u := range us {
 		if !u.weak {
-			dt = max(dt, tr.node(u.v).DType)
+			dt = promoteDTypes(dt, tr.node(u.v).DType)
 		}
 	}
 	args := make([]ir.Value, len(us))

@@ -149,6 +149,9 @@ func newTracer() *tracer { return &tracer{} }
 
 // add records a node, or an error at the caller's position.
 func (tr *tracer) add(n ir.Node, pcs [6]uintptr) *Tensor {
+	if h := halfOperand(tr, &n); h != ir.InvalidDType {
+		return tr.addInFloat32(n, h, pcs)
+	}
 	v, err := tr.g.Add(n)
 	if err != nil {
 		var ie *ir.Error

@@ -29,7 +29,7 @@ import (
 // weakFits reports whether v is exactly a value of dt.
 func weakFits(dt ir.DType, v float64) bool {
 	switch dt {
-	case ir.Float32, ir.Float64:
+	case ir.Float16, ir.BFloat16, ir.Float32, ir.Float64:
 		return true
 	case ir.Bool:
 		return v == 0 || v == 1
@@ -112,7 +112,7 @@ func exactCompare(op ir.Op, dt ir.DType, v float64, scalarLeft bool) (constant, 
 // saturate (NaN becomes 0), Bool is v != 0.
 func constOf(dt ir.DType, v float64) ir.Const {
 	switch {
-	case dt.IsFloat():
+	case dt.Floating():
 		return ir.Const{F: v}
 	case dt == ir.Bool:
 		if v != 0 {

@@ -22,6 +22,26 @@ func (t *Tensor) Add(o *Tensor) *Tensor {
 	return c.record(c.use(t).Add(c.use(o)), t, o)
 }
 
+// All is [gojit.Tensor.All], recorded lazily.
+//
+// All reports whether every element along axes (all when none) is
+// non-zero; true over an empty axis. numpy.all.
+func (t *Tensor) All(axes ...int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).All(axes...), t)
+}
+
+// Any is [gojit.Tensor.Any], recorded lazily.
+//
+// Any reports, as Bool, whether any element along axes (all when none) is
+// non-zero; false over an empty axis. numpy.any.
+func (t *Tensor) Any(axes ...int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Any(axes...), t)
+}
+
 // ArgMax is [gojit.Tensor.ArgMax], recorded lazily.
 //
 // ArgMax returns the Int64 index of the first maximum along one axis, or
@@ -42,6 +62,17 @@ func (t *Tensor) ArgMin(axis ...int) *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).ArgMin(axis...), t)
+}
+
+// ArgSort is [gojit.Tensor.ArgSort], recorded lazily.
+//
+// ArgSort returns the Int64 indices that sort t along axis, in Sort's
+// order, equal elements in index order: numpy.argsort(x, axis,
+// kind="stable").
+func (t *Tensor) ArgSort(axis int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).ArgSort(axis), t)
 }
 
 // BroadcastTo is [gojit.Tensor.BroadcastTo], recorded lazily.
@@ -73,6 +104,18 @@ func (t *Tensor) Ceil() *Tensor {
 	return c.record(c.use(t).Ceil(), t)
 }
 
+// Clip is [gojit.Tensor.Clip], recorded lazily.
+//
+// Clip limits t to [lo, hi]: Minimum(Maximum(t, lo), hi), as NumPy's clip
+// (so where lo > hi the result is hi, and NaN in any operand gives NaN).
+// lo and hi broadcast against t and promote with it like the operands of
+// Maximum and Minimum; weak scalars keep t's dtype when they fit it.
+func (t *Tensor) Clip(lo *Tensor, hi *Tensor) *Tensor {
+	c := enter(t, lo, hi)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Clip(c.use(lo), c.use(hi)), t, lo, hi)
+}
+
 // Cos is [gojit.Tensor.Cos], recorded lazily.
 //
 // Cos returns the cosine.
@@ -80,6 +123,29 @@ func (t *Tensor) Cos() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).Cos(), t)
+}
+
+// CumProd is [gojit.Tensor.CumProd], recorded lazily.
+//
+// CumProd returns the running products along axis (numpy.cumprod), with
+// the dtype rule of CumSum.
+func (t *Tensor) CumProd(axis int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).CumProd(axis), t)
+}
+
+// CumSum is [gojit.Tensor.CumSum], recorded lazily.
+//
+// CumSum returns the running sums along axis (negative counts from the
+// end): element i is the sum of elements 0..i, added in index order
+// (numpy.cumsum(x, axis), which sums in the same order). Bool and Uint8
+// accumulate in Int64, as Sum does (NumPy: the platform integer); Int32
+// and Int64 wrap on overflow.
+func (t *Tensor) CumSum(axis int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).CumSum(axis), t)
 }
 
 // Div is [gojit.Tensor.Div], recorded lazily.
@@ -99,6 +165,15 @@ func (t *Tensor) Equal(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).Equal(c.use(o)), t, o)
+}
+
+// Erf is [gojit.Tensor.Erf], recorded lazily.
+//
+// Erf returns the error function.
+func (t *Tensor) Erf() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Erf(), t)
 }
 
 // Exp is [gojit.Tensor.Exp], recorded lazily.
@@ -121,6 +196,25 @@ func (t *Tensor) ExpandDims(axis int) *Tensor {
 	return c.record(c.use(t).ExpandDims(axis), t)
 }
 
+// Expm1 is [gojit.Tensor.Expm1], recorded lazily.
+//
+// Expm1 returns exp(t)-1, accurate for t near 0.
+func (t *Tensor) Expm1() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Expm1(), t)
+}
+
+// Flip is [gojit.Tensor.Flip], recorded lazily.
+//
+// Flip reverses the order of elements along axes (all axes when none),
+// numpy.flip. Negative axes count from the end.
+func (t *Tensor) Flip(axes ...int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Flip(axes...), t)
+}
+
 // Floor is [gojit.Tensor.Floor], recorded lazily.
 //
 // Floor rounds down (the identity on integers).
@@ -128,6 +222,17 @@ func (t *Tensor) Floor() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).Floor(), t)
+}
+
+// Gelu is [gojit.Tensor.Gelu], recorded lazily.
+//
+// Gelu returns the exact Gaussian error linear unit t/2*(1+erf(t/√2)), as
+// PyTorch's default and jax.nn.gelu(x, approximate=False). Integer and
+// Bool inputs are converted to Float32.
+func (t *Tensor) Gelu() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Gelu(), t)
 }
 
 // Greater is [gojit.Tensor.Greater], recorded lazily.
@@ -146,6 +251,35 @@ func (t *Tensor) GreaterEqual(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).GreaterEqual(c.use(o)), t, o)
+}
+
+// IsFinite is [gojit.Tensor.IsFinite], recorded lazily.
+//
+// IsFinite reports which elements are neither infinite nor NaN (all of
+// them for integer and Bool tensors).
+func (t *Tensor) IsFinite() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).IsFinite(), t)
+}
+
+// IsInf is [gojit.Tensor.IsInf], recorded lazily.
+//
+// IsInf reports which elements are +Inf or -Inf.
+func (t *Tensor) IsInf() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).IsInf(), t)
+}
+
+// IsNaN is [gojit.Tensor.IsNaN], recorded lazily.
+//
+// IsNaN reports, as Bool, which elements are NaN (none for integer and
+// Bool tensors).
+func (t *Tensor) IsNaN() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).IsNaN(), t)
 }
 
 // Less is [gojit.Tensor.Less], recorded lazily.
@@ -173,6 +307,77 @@ func (t *Tensor) Log() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).Log(), t)
+}
+
+// Log1p is [gojit.Tensor.Log1p], recorded lazily.
+//
+// Log1p returns log(1+t), accurate for t near 0. Integer and Bool inputs
+// are converted to Float32, as for every transcendental op.
+func (t *Tensor) Log1p() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Log1p(), t)
+}
+
+// LogSoftmax is [gojit.Tensor.LogSoftmax], recorded lazily.
+//
+// LogSoftmax returns t - LogSumExp(t) along axis, computed stably as
+// (t-m) - log(sum(exp(t-m))). jax.nn.log_softmax(x, axis).
+func (t *Tensor) LogSoftmax(axis int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).LogSoftmax(axis), t)
+}
+
+// LogSumExp is [gojit.Tensor.LogSumExp], recorded lazily.
+//
+// LogSumExp returns log(sum(exp(t))) along axes (all when none), computed
+// stably as m + log(sum(exp(t-m))) with m the maximum (taken as 0 where it
+// is infinite, so rows of -Inf give -Inf, not NaN), as
+// jax.nn.logsumexp and scipy.special.logsumexp. Integer inputs are
+// converted to Float32. An empty axis gives -Inf.
+func (t *Tensor) LogSumExp(axes ...int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).LogSumExp(axes...), t)
+}
+
+// LogicalAnd is [gojit.Tensor.LogicalAnd], recorded lazily.
+//
+// LogicalAnd returns t && o as Bool (numpy.logical_and): operands of any
+// dtype count as true where non-zero (NaN included) and broadcast.
+func (t *Tensor) LogicalAnd(o *Tensor) *Tensor {
+	c := enter(t, o)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).LogicalAnd(c.use(o)), t, o)
+}
+
+// LogicalNot is [gojit.Tensor.LogicalNot], recorded lazily.
+//
+// LogicalNot returns !t as Bool (numpy.logical_not: true where t is 0).
+func (t *Tensor) LogicalNot() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).LogicalNot(), t)
+}
+
+// LogicalOr is [gojit.Tensor.LogicalOr], recorded lazily.
+//
+// LogicalOr returns t || o as Bool (numpy.logical_or).
+func (t *Tensor) LogicalOr(o *Tensor) *Tensor {
+	c := enter(t, o)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).LogicalOr(c.use(o)), t, o)
+}
+
+// LogicalXor is [gojit.Tensor.LogicalXor], recorded lazily.
+//
+// LogicalXor returns t != o as Bool, after converting both to Bool
+// (numpy.logical_xor).
+func (t *Tensor) LogicalXor(o *Tensor) *Tensor {
+	c := enter(t, o)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).LogicalXor(c.use(o)), t, o)
 }
 
 // MatMul is [gojit.Tensor.MatMul], recorded lazily.
@@ -236,6 +441,23 @@ func (t *Tensor) Minimum(o *Tensor) *Tensor {
 	return c.record(c.use(t).Minimum(c.use(o)), t, o)
 }
 
+// Mod is [gojit.Tensor.Mod], recorded lazily.
+//
+// Mod returns the remainder of t / o with the sign of the divisor, as
+// Python's % and NumPy's mod (not Go's %, C's fmod or JAX's lax.rem):
+// -7 mod 3 is 2 and 7 mod -3 is -2. Operands promote as for Add (weak
+// scalars included); Bool is refused. For integers x mod 0 is 0 (NumPy
+// gives 0 too, with a warning), matching Div's x/0 = 0, and MinInt mod -1
+// is 0. For floats the result is exact (computed with fmod); x mod 0, Inf
+// mod y and anything with NaN are NaN; x mod ±Inf is x when x is 0 or has
+// the sign of the divisor, else ±Inf; a zero result has the divisor's
+// sign, as in NumPy.
+func (t *Tensor) Mod(o *Tensor) *Tensor {
+	c := enter(t, o)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Mod(c.use(o)), t, o)
+}
+
 // Mul is [gojit.Tensor.Mul], recorded lazily.
 //
 // Mul returns t * o.
@@ -261,6 +483,20 @@ func (t *Tensor) NotEqual(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).NotEqual(c.use(o)), t, o)
+}
+
+// Pad is [gojit.Tensor.Pad], recorded lazily.
+//
+// Pad adds widths[i][0] elements before and widths[i][1] after axis i
+// (numpy.pad): one pair pads every axis alike, otherwise there is one pair
+// per axis. PadConstant fills with value, which must be exactly a value of
+// t's dtype (as for Full); the other modes ignore it. PadEdge needs a
+// non-empty axis, and PadReflect an axis longer than each of its widths
+// (NumPy reflects repeatedly beyond that; gojit reports it).
+func (t *Tensor) Pad(widths [][2]int, mode gojit.PadMode, value float64) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Pad(widths, mode, value), t)
 }
 
 // Pow is [gojit.Tensor.Pow], recorded lazily.
@@ -341,6 +577,17 @@ func (t *Tensor) Sigmoid() *Tensor {
 	return c.record(c.use(t).Sigmoid(), t)
 }
 
+// Sign is [gojit.Tensor.Sign], recorded lazily.
+//
+// Sign returns -1, 0 or 1 by the sign of t, in t's dtype; for floats ±0
+// and NaN are returned unchanged, as lax.sign does. Bool is refused, as
+// in NumPy.
+func (t *Tensor) Sign() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Sign(), t)
+}
+
 // Sin is [gojit.Tensor.Sin], recorded lazily.
 //
 // Sin returns the sine.
@@ -353,13 +600,62 @@ func (t *Tensor) Sin() *Tensor {
 // Slice is [gojit.Tensor.Slice], recorded lazily.
 //
 // Slice takes t[starts[i]:stops[i]:steps[i]] along every axis i, like a
-// Python slice: negative indices count from the end, out-of-range bounds
-// are clamped, and steps (1 when omitted) must be positive. Fewer starts
-// and stops than axes leave the remaining axes whole.
+// Python slice: negative indices count from the end and out-of-range
+// bounds are clamped. Steps (1 when omitted) must not be 0; a negative step
+// walks backwards from start, as x[5:1:-2] does: since a Go int cannot be
+// None, a stop of -len-1 or less (math.MinInt, say) means "through index
+// 0", as x[3::-1]. Fewer starts and stops than axes leave the remaining
+// axes whole (with the given step: from the last element when negative).
 func (t *Tensor) Slice(starts []int, stops []int, steps ...int) *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).Slice(starts, stops, steps...), t)
+}
+
+// Softmax is [gojit.Tensor.Softmax], recorded lazily.
+//
+// Softmax returns exp(t - max) / sum(exp(t - max)) along axis (negative
+// counts from the end), jax.nn.softmax(x, axis). Integer inputs are
+// converted to Float32. The whole computation fuses into one pass over
+// each row set (see docs/ops.md for the measured speed).
+func (t *Tensor) Softmax(axis int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Softmax(axis), t)
+}
+
+// Sort is [gojit.Tensor.Sort], recorded lazily.
+//
+// Sort returns t sorted ascending along axis (negative counts from the
+// end), numpy.sort(x, axis). Floats are ordered as IEEE totalOrder, so -0
+// comes before +0, with every NaN last (NumPy also puts NaN last, and
+// keeps -0 and +0 in input order). Bool sorts false before true.
+func (t *Tensor) Sort(axis int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Sort(axis), t)
+}
+
+// Split is [gojit.Tensor.Split], recorded lazily.
+//
+// Split cuts t into sections equal parts along axis (numpy.split with an
+// integer): the axis size must be a multiple of sections. On an error
+// every part is a poisoned tensor that reports it.
+func (t *Tensor) Split(sections int, axis int) []*Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.recordAll(c.use(t).Split(sections, axis), t)
+}
+
+// SplitAt is [gojit.Tensor.SplitAt], recorded lazily.
+//
+// SplitAt cuts t along axis before each of indices (numpy.split with a
+// list): len(indices)+1 parts. Indices are clamped to the axis and
+// negative ones count from the end, as in NumPy, so parts may be empty.
+func (t *Tensor) SplitAt(axis int, indices ...int) []*Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.recordAll(c.use(t).SplitAt(axis, indices...), t)
 }
 
 // Sqrt is [gojit.Tensor.Sqrt], recorded lazily.
@@ -371,6 +667,15 @@ func (t *Tensor) Sqrt() *Tensor {
 	return c.record(c.use(t).Sqrt(), t)
 }
 
+// Square is [gojit.Tensor.Square], recorded lazily.
+//
+// Square returns t*t (NumPy's square); Bool is refused.
+func (t *Tensor) Square() *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Square(), t)
+}
+
 // Squeeze is [gojit.Tensor.Squeeze], recorded lazily.
 //
 // Squeeze removes the given axes, which must have size 1 (all axes of size
@@ -379,6 +684,15 @@ func (t *Tensor) Squeeze(axes ...int) *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).Squeeze(axes...), t)
+}
+
+// Std is [gojit.Tensor.Std], recorded lazily.
+//
+// Std is the square root of Var. numpy.std(x, axis, ddof=ddof).
+func (t *Tensor) Std(ddof int, axes ...int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Std(ddof, axes...), t)
 }
 
 // Sub is [gojit.Tensor.Sub], recorded lazily.
@@ -411,6 +725,30 @@ func (t *Tensor) Tanh() *Tensor {
 	return c.record(c.use(t).Tanh(), t)
 }
 
+// Tile is [gojit.Tensor.Tile], recorded lazily.
+//
+// Tile repeats t reps[i] times along axis i (numpy.tile): with fewer reps
+// than axes the leading axes are repeated once; with more, t gets leading
+// axes of size 1. Reps must not be negative.
+func (t *Tensor) Tile(reps ...int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Tile(reps...), t)
+}
+
+// TopK is [gojit.Tensor.TopK], recorded lazily.
+//
+// TopK returns the k largest elements along the last axis, largest first,
+// and their Int64 indices, as jax.lax.top_k: equal elements come in index
+// order, and NaN counts as larger than every number. k must be in [0, n]
+// for an axis of n elements.
+func (t *Tensor) TopK(k int) (*Tensor, *Tensor) {
+	c := enter(t)
+	defer c.mu.Unlock()
+	r0, r1 := c.use(t).TopK(k)
+	return c.record(r0, t), c.record(r1, t)
+}
+
 // Transpose is [gojit.Tensor.Transpose], recorded lazily.
 //
 // Transpose permutes the axes: result axis i is t's axis perm[i]. With no
@@ -419,6 +757,20 @@ func (t *Tensor) Transpose(perm ...int) *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).Transpose(perm...), t)
+}
+
+// Var is [gojit.Tensor.Var], recorded lazily.
+//
+// Var returns the variance along axes (all when none): the mean of the
+// squared deviations from the mean, divided by N-ddof instead of N (ddof 0
+// is NumPy's default, 1 the unbiased estimate). N-ddof <= 0 divides by 0
+// (Inf or NaN), as in NumPy. Floats keep their dtype; Int64 gives Float64
+// and the other integer dtypes and Bool Float32, as Mean. numpy.var(x,
+// axis, ddof=ddof).
+func (t *Tensor) Var(ddof int, axes ...int) *Tensor {
+	c := enter(t)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Var(ddof, axes...), t)
 }
 
 // Concat is [gojit.Concat], recorded lazily.
@@ -430,6 +782,35 @@ func Concat(axis int, ts ...*Tensor) *Tensor {
 	defer c.mu.Unlock()
 	tsT := c.uses(ts)
 	return c.record(gojit.Concat(axis, tsT...), ts...)
+}
+
+// Einsum is [gojit.Einsum], recorded lazily.
+//
+// Einsum evaluates an Einstein summation (numpy.einsum, jnp.einsum) such as
+// "bij,bjk->bik" (batched matrix product), "ij->ji" (transpose), "ij->"
+// (sum of all) or "i,j->ij" (outer product). Labels are single letters;
+// without "->" the output holds, in alphabetical order, the labels that
+// appear exactly once (NumPy's implicit mode). A label summed away is
+// summed; a label of both operands that the output keeps is a batch
+// dimension; a label repeated within one operand takes the diagonal
+// ("ii->i"; "ii->" is the trace). Dimensions with one label must have one
+// size. "..."
+// stands for the dimensions an operand's letters do not name; they are
+// aligned on the right and broadcast across operands (a size 1 stretches),
+// and lead the output in implicit mode, as in NumPy (an explicit output
+// without "..." sums them).
+//
+// Einsum is lowered to the matrix-product kernel plus layout ops, never a
+// loop of its own: each pair of operands is transposed and reshaped to
+// [batch, M, K] x [batch, K, N], multiplied with MatMul's kernel and
+// reshaped and transposed to the output (labels summed in only one operand
+// are summed first). More than two operands are contracted left to right.
+// Operands are promoted to one dtype, as for MatMul; Bool is refused.
+func Einsum(spec string, operands ...*Tensor) *Tensor {
+	c := enter(operands...)
+	defer c.mu.Unlock()
+	operandsT := c.uses(operands)
+	return c.record(gojit.Einsum(spec, operandsT...), operands...)
 }
 
 // Full is [gojit.Full], recorded lazily.
@@ -498,6 +879,18 @@ func (c *Context) Scalar(v float64) *Tensor {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.adoptConst(gojit.Scalar(v))
+}
+
+// Stack is [gojit.Stack], recorded lazily.
+//
+// Stack joins tensors of one shape along a new axis (numpy.stack): the
+// result has rank+1 dimensions and axis may be -(rank+1) to rank. Dtypes
+// are promoted as for Concat.
+func Stack(axis int, ts ...*Tensor) *Tensor {
+	c := enter(ts...)
+	defer c.mu.Unlock()
+	tsT := c.uses(ts)
+	return c.record(gojit.Stack(axis, tsT...), ts...)
 }
 
 // Where is [gojit.Where], recorded lazily.

@@ -373,6 +373,10 @@ func (gr *group) emitBody() int {
 		return gr.emitReduce(n)
 	case ir.KindMatMul:
 		return gr.emitMatMul(n)
+	case ir.KindScan:
+		return gr.emitScan(n)
+	case ir.KindSort:
+		return gr.emitSort(n)
 	}
 	if mm := gr.p.MatMul[gr.p.Group[gr.root]]; mm >= 0 {
 		return gr.emitMatMul(&gr.g.Nodes[mm]) // with the root as its epilogue
@@ -614,7 +618,7 @@ func (gr *group) compute(v ir.Value, ix *index) string {
 // entry block.
 func (gr *group) constant(v ir.Value) string {
 	n := &gr.g.Nodes[v]
-	if gr.dyn == nil || int(v) >= len(gr.dyn.Scale) || gr.dyn.Scale[v] == 0 {
+	if gr.dyn == nil || int(v) >= len(gr.dyn.Scale) || gr.dyn.Scale[v] == 0 || n.DType.IsHalf() {
 		return constLit(n.DType, n.Const)
 	}
 	size := gr.times(gr.dyn.Scale[v]*gr.dyn.Size, true)
@@ -687,11 +691,17 @@ func (gr *group) layout(v ir.Value, n *ir.Node, ix *index) string {
 		in := gr.indexOf(fmt.Sprintf("sl%v%v(%s)", n.Starts, n.Steps, ix.key), a)
 		for k := range as {
 			d := gr.dim(ix, k)
-			if n.Steps[k] != 1 {
-				d = gr.ins("mul nuw nsw i64 %s, %d", d, n.Steps[k])
-			}
-			if n.Starts[k] != 0 {
-				d = gr.ins("add nuw nsw i64 %s, %d", d, n.Starts[k])
+			switch st := n.Steps[k]; {
+			case st < 0: // walks backwards from the start: start+d*step >= 0
+				d = gr.ins("mul nsw i64 %s, %d", d, st)
+				d = gr.ins("add nsw i64 %s, %d", d, n.Starts[k])
+			default:
+				if st != 1 {
+					d = gr.ins("mul nuw nsw i64 %s, %d", d, st)
+				}
+				if n.Starts[k] != 0 {
+					d = gr.ins("add nuw nsw i64 %s, %d", d, n.Starts[k])
+				}
 			}
 			in.dims[k] = d
 		}
@@ -787,6 +797,8 @@ func zeroLit(dt ir.DType) string {
 		return "false"
 	case dt.IsFloat():
 		return floatLit(dt, 0)
+	case dt == ir.Float16:
+		return "0xH0000"
 	}
 	return "0"
 }

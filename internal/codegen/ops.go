@@ -95,6 +95,8 @@ func (f *fn) unary(op ir.Op, dt ir.DType, x string) string {
 		}
 		name := map[ir.Op]string{ir.OpFloor: "floor", ir.OpCeil: "ceil", ir.OpRound: "roundeven"}[op]
 		return f.intrinsic1(name, dt, x)
+	case ir.OpLog1p, ir.OpExpm1, ir.OpErf:
+		return f.unaryMore(op, dt, x)
 	}
 	panic(fmt.Sprintf("codegen: unary op %s", op))
 }
@@ -132,6 +134,8 @@ func (f *fn) binary(op ir.Op, dt ir.DType, x, y string) string {
 			return f.intrinsic2("u"+name, dt, x, y)
 		}
 		return f.intrinsic2("s"+name, dt, x, y)
+	case ir.OpMod:
+		return f.mod(dt, x, y)
 	}
 	panic(fmt.Sprintf("codegen: binary op %s", op))
 }
@@ -178,6 +182,9 @@ func (f *fn) compare(op ir.Op, dt ir.DType, x, y string) string {
 func (f *fn) cast(from, to ir.DType, x string) string {
 	if from == to {
 		return x
+	}
+	if from.IsHalf() || to.IsHalf() {
+		return f.castHalf(from, to, x)
 	}
 	ft, tt := regType(from), regType(to)
 	switch {

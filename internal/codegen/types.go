@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/gojit/gojit/internal/half"
 	"github.com/gojit/gojit/internal/ir"
 )
 
@@ -23,6 +24,10 @@ func regType(dt ir.DType) string {
 		return "float"
 	case ir.Float64:
 		return "double"
+	case ir.Float16:
+		return "half"
+	case ir.BFloat16:
+		return "i16" // its bits: only moved, selected and converted (half.go)
 	}
 	panic(fmt.Sprintf("codegen: no LLVM type for %s", dt))
 }
@@ -70,6 +75,10 @@ func constLit(dt ir.DType, c ir.Const) string {
 		return strconv.Itoa(int(int8(uint8(c.I))))
 	case ir.Int32:
 		return strconv.Itoa(int(int32(c.I)))
+	case ir.Float16:
+		return fmt.Sprintf("0xH%04X", uint16(half.Float16From(float32(c.F))))
+	case ir.BFloat16:
+		return strconv.Itoa(int(int16(half.BFloat16From(float32(c.F)))))
 	}
 	return strconv.FormatInt(c.I, 10)
 }

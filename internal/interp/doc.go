@@ -7,8 +7,9 @@
 // kernels are plain loops over whole tensors rather than per-element calls.
 //
 // Run (or RunInto) evaluates the nodes in graph order, keeping one Go slice
-// per live value: []bool, []uint8, []int32, []int64, []float32 or []float64,
-// row-major, with Shape.Size() elements (1 for a 0-d scalar). Every op
+// per live value: []bool, []uint8, []int32, []int64, []float32, []float64,
+// or for the storage dtypes f16 and bf16 []half.Float16 and
+// []half.BFloat16, row-major, with Shape.Size() elements (1 for a 0-d scalar). Every op
 // accepts zero-size dimensions and produces empty results for them.
 //
 // # Semantics, op by op
@@ -170,7 +171,8 @@
 // size 1, and every leading result dimension the operand lacks, reads
 // index 0.
 //
-// slice starts=s steps=t: out[i] = in[j] with j[k] = s[k] + i[k]*t[k].
+// slice starts=s steps=t: out[i] = in[j] with j[k] = s[k] + i[k]*t[k]. A
+// step may be negative (never 0): the slice then walks backwards from s[k].
 //
 // concat axes=[a]: the operands stacked along a, in operand order.
 //
@@ -193,6 +195,35 @@
 // (control.go).
 //
 // get %c i: result i of control-flow op c (a copy).
+// The ops added for issue 10:
+//
+// log1p, expm1, erf: as exp, with math.Log1p, math.Expm1 and math.Erf,
+// rounded once to T.
+//
+// mod: the remainder with the divisor's sign (Python's %, NumPy's mod).
+// Integers: r = x % y (Go's truncated remainder) and r += y when r != 0
+// and r and y differ in sign; x mod 0 = 0 and MinInt mod -1 = 0. Floats:
+// r = math.Mod(x, y) (exact, C's fmod), then r += y in T when r != 0 and r
+// and y differ in sign, and a zero r takes y's sign; so x mod 0, ±Inf mod
+// y and NaN operands give NaN, and x mod ±Inf is x or ±Inf.
+//
+// cumsum, cumprod axes=[a]: element i along a is the sum (product) of
+// elements 0..i, folded in index order in T (out[i] = out[i-1] + x[i]);
+// integers wrap. The compiled code folds in the same order: bit-exact.
+//
+// sort axes=[a]: each row along a in ascending order of the key: IEEE
+// totalOrder for floats (-Inf < ... < -0 < +0 < ... < +Inf) with every
+// NaN after +Inf, the value for integers (u8 unsigned). argsort: the i64
+// positions of that order, equal keys in position order (a stable sort), so
+// both are fully determined (the compiled heap sort gives the same).
+//
+// f16 and bf16 (storage dtypes) appear only in params, consts, casts,
+// layout ops and where. A const of a half dtype is F rounded to f32 and
+// then to the half; a cast to a half converts to f32 (as a cast to f32
+// would) and rounds to the half, to nearest even with overflow to ±Inf
+// (so an f64 is rounded twice); a cast from a half widens it exactly to
+// f32 and continues as a cast from f32. internal/half implements the two
+// roundings.
 //
 // # Errors
 //

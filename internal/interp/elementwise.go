@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gojit/gojit/internal/half"
 	"github.com/gojit/gojit/internal/ir"
 )
 
@@ -115,6 +116,8 @@ func unaryFloat[T float](op ir.Op, s []T) []T {
 		for i, x := range s {
 			out[i] = T(math.RoundToEven(float64(x)))
 		}
+	case ir.OpLog1p, ir.OpExpm1, ir.OpErf:
+		unaryMore(op, s, out)
 	default:
 		panic(fmt.Sprintf("%s on %T", op, s))
 	}
@@ -169,6 +172,8 @@ func binaryInt[T integer](op ir.Op, a, b []T) []T {
 		for i := range out {
 			out[i] = min(a[i], b[i])
 		}
+	case ir.OpMod:
+		modInt(a, b, out)
 	default:
 		panic(fmt.Sprintf("%s on %T", op, a))
 	}
@@ -209,6 +214,8 @@ func binaryFloat[T float](op ir.Op, a, b []T) []T {
 		for i := range out {
 			out[i] = min(a[i], b[i])
 		}
+	case ir.OpMod:
+		modFloat(a, b, out)
 	default:
 		panic(fmt.Sprintf("%s on %T", op, a))
 	}
@@ -318,6 +325,10 @@ func where(c []bool, a, b any) any {
 		return whereOf(c, x, b.([]float32))
 	case []float64:
 		return whereOf(c, x, b.([]float64))
+	case []half.Float16:
+		return whereOf(c, x, b.([]half.Float16))
+	case []half.BFloat16:
+		return whereOf(c, x, b.([]half.BFloat16))
 	}
 	panic(fmt.Sprintf("where on %T", a))
 }
@@ -339,6 +350,9 @@ func whereOf[T elem](c []bool, a, b []T) []T {
 // conversion (see satInt32); integer narrowing wraps, widening extends by
 // signedness of the source, and integer-to-float rounds to nearest.
 func cast(dt ir.DType, a any) any {
+	if r, ok := castHalf(dt, a); ok {
+		return r
+	}
 	switch s := a.(type) {
 	case []bool:
 		return castBool(dt, s)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime/debug"
 
+	"github.com/gojit/gojit/internal/half"
 	"github.com/gojit/gojit/internal/ir"
 )
 
@@ -15,7 +16,9 @@ type (
 	integer interface{ uint8 | int32 | int64 }
 	float   interface{ float32 | float64 }
 	number  interface{ integer | float }
-	elem    interface{ bool | number }
+	elem    interface {
+		bool | number | half.Float16 | half.BFloat16
+	}
 )
 
 // Run evaluates g on inputs and returns one freshly allocated slice per
@@ -81,6 +84,10 @@ func NewSlice(dt ir.DType, n int) any {
 		return make([]float32, n)
 	case ir.Float64:
 		return make([]float64, n)
+	case ir.Float16:
+		return make([]half.Float16, n)
+	case ir.BFloat16:
+		return make([]half.BFloat16, n)
 	}
 	return nil
 }
@@ -130,6 +137,10 @@ func sliceLen(x any) int {
 		return len(s)
 	case []float64:
 		return len(s)
+	case []half.Float16:
+		return len(s)
+	case []half.BFloat16:
+		return len(s)
 	}
 	return -1
 }
@@ -149,6 +160,10 @@ func copySlice(dst, src any) {
 		copy(d, src.([]float32))
 	case []float64:
 		copy(d, src.([]float64))
+	case []half.Float16:
+		copy(d, src.([]half.Float16))
+	case []half.BFloat16:
+		copy(d, src.([]half.BFloat16))
 	}
 }
 
@@ -172,6 +187,10 @@ func dtypeOf(x any) ir.DType {
 		return ir.Float32
 	case []float64:
 		return ir.Float64
+	case []half.Float16:
+		return ir.Float16
+	case []half.BFloat16:
+		return ir.BFloat16
 	}
 	return ir.InvalidDType
 }
@@ -304,6 +323,10 @@ func eval(g *ir.Graph, n *ir.Node, args []any) any {
 		}
 	case ir.KindMatMul:
 		return matmul(args[0], args[1], g.Node(n.Args[0]).Shape, n.Shape)
+	case ir.KindScan:
+		return scan(n.Op, args[0], n.Shape, n.Axes[0])
+	case ir.KindSort:
+		return sortAxis(n.Op, args[0], n.Shape, n.Axes[0])
 	}
 	panic(fmt.Sprintf("op %s is not implemented", n.Op))
 }
@@ -324,6 +347,10 @@ func constant(dt ir.DType, c ir.Const, n int) any {
 		return fill(make([]float32, n), float32(c.F))
 	case ir.Float64:
 		return fill(make([]float64, n), c.F)
+	case ir.Float16:
+		return fill(make([]half.Float16, n), half.Float16From(float32(c.F)))
+	case ir.BFloat16:
+		return fill(make([]half.BFloat16, n), half.BFloat16From(float32(c.F)))
 	}
 	panic(fmt.Sprintf("const of dtype %s", dt))
 }

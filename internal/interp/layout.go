@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 
+	"github.com/gojit/gojit/internal/half"
 	"github.com/gojit/gojit/internal/ir"
 )
 
@@ -119,6 +120,10 @@ func gatherAny(src any, shape ir.Shape, base int, strides []int) any {
 		return gatherNew(s, shape, base, strides)
 	case []float64:
 		return gatherNew(s, shape, base, strides)
+	case []half.Float16:
+		return gatherNew(s, shape, base, strides)
+	case []half.BFloat16:
+		return gatherNew(s, shape, base, strides)
 	}
 	panic(fmt.Sprintf("layout op on %T", src))
 }
@@ -178,6 +183,10 @@ func concat(args []any, shapes []ir.Shape, axis int, out ir.Shape) any {
 		return concatOf[float32](args, shapes, axis, out)
 	case []float64:
 		return concatOf[float64](args, shapes, axis, out)
+	case []half.Float16:
+		return concatOf[half.Float16](args, shapes, axis, out)
+	case []half.BFloat16:
+		return concatOf[half.BFloat16](args, shapes, axis, out)
 	}
 	panic(fmt.Sprintf("concat of %T", args[0]))
 }

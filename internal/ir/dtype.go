@@ -18,14 +18,23 @@ const (
 	Uint8
 	Int32
 	Int64
+	// Float16 (IEEE binary16) and BFloat16 are storage dtypes: params,
+	// constants, casts, layout ops and where carry them; every other op
+	// computes in Float32 (the front ends insert the casts). They sit
+	// before Float32 so that promotion by order gives JAX's answers (i64
+	// with f16 is f16, f16 with f32 is f32); f16 with bf16, which JAX
+	// promotes to f32, is the front ends' one special case.
+	Float16
+	BFloat16
 	Float32
 	Float64
 )
 
-var dtypeNames = [...]string{"invalid", "bool", "u8", "i32", "i64", "f32", "f64"}
-var dtypeSizes = [...]int{0, 1, 1, 4, 8, 4, 8}
+var dtypeNames = [...]string{"invalid", "bool", "u8", "i32", "i64", "f16", "bf16", "f32", "f64"}
+var dtypeSizes = [...]int{0, 1, 1, 4, 8, 2, 2, 4, 8}
 
-// String returns the short name used in the IR text: bool, u8, i32, i64, f32, f64.
+// String returns the short name used in the IR text: bool, u8, i32, i64,
+// f16, bf16, f32, f64.
 func (d DType) String() string {
 	if int(d) < len(dtypeNames) {
 		return dtypeNames[d]
@@ -49,6 +58,13 @@ func (d DType) IsFloat() bool { return d == Float32 || d == Float64 }
 
 // IsInt reports whether d is an integer type (Uint8, Int32, Int64).
 func (d DType) IsInt() bool { return d == Uint8 || d == Int32 || d == Int64 }
+
+// IsHalf reports whether d is one of the 16-bit storage dtypes, Float16
+// or BFloat16.
+func (d DType) IsHalf() bool { return d == Float16 || d == BFloat16 }
+
+// Floating reports whether d is a float dtype, storage or computing.
+func (d DType) Floating() bool { return d.IsFloat() || d.IsHalf() }
 
 // IsSigned reports whether d is a signed integer or float type.
 func (d DType) IsSigned() bool { return d == Int32 || d == Int64 || d.IsFloat() }

@@ -26,7 +26,7 @@ type Node struct {
 
 	Axes   []int // reduce: sorted axes; transpose: permutation; concat, iota, argmax, argmin: [axis]
 	Starts []int // slice: first index per dim
-	Steps  []int // slice: stride per dim (>= 1)
+	Steps  []int // slice: stride per dim (not 0; negative walks backwards from the start)
 	Const  Const // const: the value
 	Index  int   // param: position among the graph's inputs; get: result number
 	// Regions are the sub-graphs a control-flow op owns (cond: then,

@@ -26,6 +26,9 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 		return 0, nil, err
 	}
 	for _, a := range args {
+		if a.DType.IsHalf() && !carriesHalf(n.Op) {
+			return 0, nil, fmt.Errorf("%s is a storage dtype: %s computes in f32 (cast first)", a.DType, n.Op)
+		}
 		if info.FloatOnly && !a.DType.IsFloat() {
 			return 0, nil, fmt.Errorf("needs a float operand, got %s", a.DType)
 		}
@@ -42,8 +45,8 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 			return 0, nil, fmt.Errorf("invalid dtype %s", n.DType)
 		}
 		if n.Op == OpIota {
-			if n.DType == Bool {
-				return 0, nil, errors.New("does not produce bool")
+			if n.DType == Bool || n.DType.IsHalf() {
+				return 0, nil, fmt.Errorf("does not produce %s", n.DType)
 			}
 			if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(n.Shape) {
 				return 0, nil, fmt.Errorf("axis %v out of range for shape %s", n.Axes, n.Shape)
@@ -111,6 +114,16 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 	case KindLayout:
 		return inferLayout(n, args)
 
+	case KindScan, KindSort:
+		a := args[0]
+		if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= a.Shape.Rank() {
+			return 0, nil, fmt.Errorf("axis %v out of range for rank %d", n.Axes, a.Shape.Rank())
+		}
+		if n.Op == OpArgSort {
+			return Int64, a.Shape.Clone(), nil
+		}
+		return a.DType, a.Shape.Clone(), nil
+
 	case KindMatMul:
 		a, b := args[0], args[1]
 		if a.DType != b.DType {
@@ -132,12 +145,22 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 	return 0, nil, errors.New("unknown op kind")
 }
 
+// carriesHalf reports whether op accepts Float16 and BFloat16 operands:
+// the ops that move or convert data without arithmetic.
+func carriesHalf(op Op) bool {
+	switch op.Kind() {
+	case KindCast, KindLayout, KindSelect:
+		return true
+	}
+	return false
+}
+
 func checkArity(op Op, n int) error {
 	want := -1
 	switch op.Kind() {
 	case KindSource:
 		want = 0
-	case KindUnary, KindCast, KindReduce, KindArgReduce:
+	case KindUnary, KindCast, KindReduce, KindArgReduce, KindScan, KindSort:
 		want = 1
 	case KindBinary, KindCompare, KindMatMul:
 		want = 2
@@ -216,10 +239,12 @@ func inferLayout(n *Node, args []*Node) (DType, Shape, error) {
 		}
 		for i := range r {
 			st, step, cnt, dim := n.Starts[i], n.Steps[i], n.Shape[i], a.Shape[i]
-			if step < 1 {
-				return 0, nil, fmt.Errorf("step %d on axis %d must be >= 1", step, i)
+			if step == 0 {
+				return 0, nil, fmt.Errorf("step on axis %d must not be 0", i)
 			}
-			if st < 0 || st > dim || (cnt > 0 && st+(cnt-1)*step >= dim) {
+			// A negative step walks backwards from start (Flip, x[::-1]).
+			last := st + (cnt-1)*step
+			if st < 0 || st > dim || (cnt > 0 && (st >= dim || last < 0 || last >= dim)) {
 				return 0, nil, fmt.Errorf("axis %d: start %d, step %d, count %d out of range for size %d", i, st, step, cnt, dim)
 			}
 		}

@@ -82,6 +82,22 @@ const (
 	OpCond
 	OpWhile
 	OpGet
+	// Ops added for issue 10 (ops.md lists every op). Unary elementwise,
+	// float only: %v = log1p %a : f32[8]
+	OpLog1p
+	OpExpm1
+	OpErf
+	// %v = mod %a, %b : i32[8]   remainder with the divisor's sign (Python, NumPy); x mod 0 is 0 for integers, NaN for floats
+	OpMod
+	// Inclusive scans along one axis: %v = cumsum %a axes=[1] : f32[4,5]
+	// (element i is the sum, in index order, of elements 0..i).
+	OpCumSum
+	OpCumProd
+	// Sorts along one axis, ascending in IEEE totalOrder with every NaN
+	// last: %v = sort %a axes=[1] : f32[4,5]; argsort gives the i64
+	// positions of that order, ties in index order (a stable sort).
+	OpSort
+	OpArgSort
 
 	numOps
 )
@@ -104,6 +120,8 @@ const (
 	KindMatMul         // matrix product
 	KindControl        // cond, while: own regions, have a tuple of results
 	KindGet            // get: one result of a control-flow op
+	KindScan           // cumsum, cumprod along one axis (issue 10)
+	KindSort           // sort, argsort along one axis (issue 10)
 )
 
 // OpInfo is the metadata of one op.
@@ -169,6 +187,16 @@ var opTable = [numOps]OpInfo{
 	OpCond:  {Name: "cond", Kind: KindControl},
 	OpWhile: {Name: "while", Kind: KindControl},
 	OpGet:   {Name: "get", Kind: KindGet},
+	// Issue 10 ops.
+	OpLog1p: {Name: "log1p", Kind: KindUnary, FloatOnly: true},
+	OpExpm1: {Name: "expm1", Kind: KindUnary, FloatOnly: true},
+	OpErf:   {Name: "erf", Kind: KindUnary, FloatOnly: true},
+	OpMod:   {Name: "mod", Kind: KindBinary, NoBool: true},
+
+	OpCumSum:  {Name: "cumsum", Kind: KindScan, NoBool: true},
+	OpCumProd: {Name: "cumprod", Kind: KindScan, NoBool: true},
+	OpSort:    {Name: "sort", Kind: KindSort, NoBool: true},
+	OpArgSort: {Name: "argsort", Kind: KindSort, NoBool: true},
 }
 
 // Info returns the op's metadata.

@@ -124,7 +124,7 @@ func writeInts(b *strings.Builder, name string, xs []int) {
 // (NaN payloads aside).
 func FormatConst(dt DType, c Const) string {
 	switch {
-	case dt.IsFloat():
+	case dt.Floating():
 		switch {
 		case math.IsNaN(c.F):
 			return "nan"
@@ -146,7 +146,7 @@ func FormatConst(dt DType, c Const) string {
 // ParseConst parses a constant printed by FormatConst for dtype dt.
 func ParseConst(dt DType, s string) (Const, error) {
 	switch {
-	case dt.IsFloat():
+	case dt.Floating():
 		f, err := strconv.ParseFloat(s, 64)
 		return Const{F: f}, err
 	case dt == Bool:

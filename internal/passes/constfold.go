@@ -3,6 +3,7 @@ package passes
 import (
 	"fmt"
 
+	"github.com/gojit/gojit/internal/half"
 	"github.com/gojit/gojit/internal/interp"
 	"github.com/gojit/gojit/internal/ir"
 )
@@ -172,6 +173,10 @@ func firstElem(x any) ir.Const {
 		return ir.Const{F: float64(s[0])}
 	case []float64:
 		return ir.Const{F: s[0]}
+	case []half.Float16:
+		return ir.Const{F: float64(s[0].Float32())}
+	case []half.BFloat16:
+		return ir.Const{F: float64(s[0].Float32())}
 	}
 	panic(fmt.Sprintf("passes: unexpected interpreter slice %T", x))
 }

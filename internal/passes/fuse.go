@@ -99,7 +99,7 @@ func Fuse(g *ir.Graph) *Plan {
 		own := isOut[i] || forced[i] // needed in memory for its own sake
 		root := own
 		switch nd.Op.Kind() {
-		case ir.KindReduce, ir.KindArgReduce:
+		case ir.KindReduce, ir.KindArgReduce, ir.KindScan, ir.KindSort:
 			root = true
 		case ir.KindMatMul:
 			root = true
@@ -145,7 +145,7 @@ func Fuse(g *ir.Graph) *Plan {
 			an := &g.Nodes[a]
 			cheap := cheapIndexing(g, a)
 			switch {
-			case nd.Op == ir.OpMatMul:
+			case nd.Op == ir.OpMatMul, nd.Op == ir.OpArgSort: // argsort reads its keys in any order
 				forced[a] = true
 			case nd.Op == ir.OpBroadcast && !cheap && an.Shape.Size() < nd.Shape.Size():
 				forced[a] = true
@@ -238,7 +238,7 @@ func cheapLayout(g *ir.Graph, v ir.Value) bool {
 func cheapIndexing(g *ir.Graph, v ir.Value) bool {
 	n := &g.Nodes[v]
 	switch n.Op.Kind() {
-	case ir.KindSource, ir.KindReduce, ir.KindArgReduce, ir.KindMatMul:
+	case ir.KindSource, ir.KindReduce, ir.KindArgReduce, ir.KindMatMul, ir.KindScan, ir.KindSort:
 		return true
 	case ir.KindLayout:
 		if n.Op == ir.OpConcat {

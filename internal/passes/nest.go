@@ -100,7 +100,7 @@ func (p *Plan) rowNests(isOut []bool, users [][]ir.Value) {
 func groupRows(g *ir.Graph, r ir.Value) int {
 	n := &g.Nodes[r]
 	switch n.Op.Kind() {
-	case ir.KindMatMul:
+	case ir.KindMatMul, ir.KindScan, ir.KindSort: // a scan or sort reads its own results
 		return -1
 	case ir.KindReduce, ir.KindArgReduce:
 		if slices.Contains(n.Axes, 0) {

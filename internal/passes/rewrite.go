@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gojit/gojit/internal/half"
 	"github.com/gojit/gojit/internal/ir"
 )
 
@@ -106,6 +107,10 @@ func normConst(dt ir.DType, c ir.Const) ir.Const {
 		return ir.Const{F: float64(float32(c.F))}
 	case ir.Float64:
 		return ir.Const{F: c.F}
+	case ir.Float16:
+		return ir.Const{F: float64(half.Float16From(float32(c.F)).Float32())}
+	case ir.BFloat16:
+		return ir.Const{F: float64(half.BFloat16From(float32(c.F)).Float32())}
 	case ir.Uint8:
 		return ir.Const{I: int64(uint8(c.I))}
 	case ir.Int32:
@@ -124,7 +129,7 @@ func normConst(dt ir.DType, c ir.Const) ir.Const {
 // not distinguish NaN payloads; +0 and -0 differ.
 func constBits(dt ir.DType, c ir.Const) uint64 {
 	c = normConst(dt, c)
-	if dt.IsFloat() {
+	if dt.Floating() {
 		if math.IsNaN(c.F) {
 			return 0x7ff8000000000001
 		}
@@ -154,7 +159,7 @@ func (r *rewriter) isConst(v ir.Value, x float64) bool {
 		return false
 	}
 	dt := r.node(v).DType
-	if dt.IsFloat() {
+	if dt.Floating() {
 		return constBits(dt, c) == constBits(dt, ir.Const{F: x})
 	}
 	return constBits(dt, c) == constBits(dt, ir.Const{I: int64(x)})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gojit/gojit/internal/codegen"
 	"github.com/gojit/gojit/internal/diskcache"
+	"github.com/gojit/gojit/internal/half"
 	"github.com/gojit/gojit/internal/host"
 	"github.com/gojit/gojit/internal/interp"
 	"github.com/gojit/gojit/internal/ir"
@@ -505,6 +506,10 @@ func Typed(dt ir.DType, p unsafe.Pointer, n int) any {
 		return unsafe.Slice((*float32)(p), n)
 	case ir.Float64:
 		return unsafe.Slice((*float64)(p), n)
+	case ir.Float16:
+		return unsafe.Slice((*half.Float16)(p), n)
+	case ir.BFloat16:
+		return unsafe.Slice((*half.BFloat16)(p), n)
 	}
 	panic(fmt.Sprintf("runtime: no slice type for %s", dt))
 }
