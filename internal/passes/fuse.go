@@ -78,6 +78,7 @@ func Fuse(g *ir.Graph) *Plan {
 		group[i] = unassigned
 	}
 	forced := make([]bool, n)
+	full := make([]bool, n) // the value's group reads every element of it
 	epilogue := make(map[int]ir.Value) // group root -> its fused matmul
 	for i := n - 1; i >= 0; i-- {
 		nd := &g.Nodes[i]
@@ -99,6 +100,9 @@ func Fuse(g *ir.Graph) *Plan {
 					root = false
 				}
 			}
+		}
+		if nd.Op.Kind() == ir.KindScatter {
+			root = true
 		}
 		if !root && group[i] == unassigned {
 			seen := -3
@@ -123,11 +127,18 @@ func Fuse(g *ir.Graph) *Plan {
 				root = true
 			default:
 				group[i] = seen
+				// A gather checks its indices as it reads them: fused, it must
+				// still read every one (see fullRead, indexing.go).
+				full[i] = fullRead(g, ir.Value(i), users[i], full)
+				if nd.Op.Kind() == ir.KindGather && !full[i] {
+					root = true
+				}
 			}
 		}
 		if root {
 			p.Materialized[i] = true
 			group[i] = i
+			full[i] = true
 		}
 		// Operands that must not be recomputed inside this node's loop.
 		for _, a := range nd.Args {
@@ -137,6 +148,8 @@ func Fuse(g *ir.Graph) *Plan {
 			case nd.Op == ir.OpMatMul:
 				forced[a] = true
 			case nd.Op == ir.OpBroadcast && !cheap && an.Shape.Size() < nd.Shape.Size():
+				forced[a] = true
+			case !cheap && indexingForces(nd, a):
 				forced[a] = true
 			}
 		}

@@ -100,8 +100,8 @@ func (p *Plan) rowNests(isOut []bool, users [][]ir.Value) {
 func groupRows(g *ir.Graph, r ir.Value) int {
 	n := &g.Nodes[r]
 	switch n.Op.Kind() {
-	case ir.KindMatMul:
-		return -1
+	case ir.KindMatMul, ir.KindGather, ir.KindScatter, ir.KindDynamicSlice, ir.KindRandom:
+		return -1 // indexing.go: no nest over rows
 	case ir.KindReduce, ir.KindArgReduce:
 		if slices.Contains(n.Axes, 0) {
 			return -1
@@ -165,9 +165,9 @@ func (p *Plan) rowReads(r ir.Value, rows int) []rowRead {
 		case ir.KindReduce, ir.KindArgReduce:
 			walk(n.Args[0], aligned && !slices.Contains(n.Axes, 0))
 			return
-		case ir.KindMatMul:
+		case ir.KindMatMul, ir.KindGather, ir.KindScatter, ir.KindDynamicSlice, ir.KindRandom:
 			for _, a := range n.Args {
-				walk(a, false)
+				walk(a, false) // read at other rows, or at data-dependent ones
 			}
 			return
 		case ir.KindLayout:

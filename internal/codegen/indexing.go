@@ -1,0 +1,259 @@
+package codegen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Indexing ops: gathers and dynamic slices are computed where they are
+// used, like layout ops, except that the position they read comes from
+// data; scatter_add is a group root of its own.
+//
+// Bounds checks and the error slot. An index i along an axis of size d is
+// wrapped (i+d when negative) and compared unsigned with d, which catches
+// both ends in one compare. A bad index never reaches an address: it is
+// replaced by 0 (a select), and the slow path records it by calling
+//
+//	void @gojit.index_error(ptr %err, i64 node, i64 pos, i64 value)
+//
+// with the node's value number, the index's row-major position in the
+// index tensor and its value. %err points to the module's error slot
+// (Module.ErrorSlot), four i64 words the runtime zeroes before each call:
+// a spin lock, then node+1, position and value of the first offending
+// index in (node, position) order. Kernels do not stop at a bad index:
+// they finish the call with the clamped reads, every chunk on every
+// thread records what it meets, and the lock keeps the smallest (node,
+// position). That is exactly the error the interpreter reports, which
+// evaluates nodes in order and checks each node's indices in row-major
+// order, however many threads ran the kernel and however they split it.
+// The runtime turns the slot into an *ir.IndexError (internal/runtime).
+//
+// The check costs a compare and a select per read index; the call sits in
+// a cold block off the loop's path. A gather of whole rows (take along
+// axis 0 of a table) reads each index once per row, and LLVM hoists the
+// load, the check and the call out of the loop over the row, which stays
+// a vectorized copy.
+
+// indexErrorFn is the slow path's name.
+const indexErrorFn = "gojit.index_error"
+
+// indexErrorDef is the slow path: take the slot's lock, keep the smaller
+// of the recorded and the new (node, pos), release.
+const indexErrorDef = `define internal void @gojit.index_error(ptr %err, i64 %node, i64 %pos, i64 %val) cold noinline nounwind {
+entry:
+  %key = add i64 %node, 1
+  %pn = getelementptr inbounds i64, ptr %err, i64 1
+  %pp = getelementptr inbounds i64, ptr %err, i64 2
+  %pv = getelementptr inbounds i64, ptr %err, i64 3
+  br label %lock
+lock:
+  %x = cmpxchg ptr %err, i64 0, i64 1 acquire monotonic
+  %got = extractvalue { i64, i1 } %x, 1
+  br i1 %got, label %locked, label %lock
+locked:
+  %n = load i64, ptr %pn
+  %p = load i64, ptr %pp
+  %none = icmp eq i64 %n, 0
+  %before = icmp ult i64 %key, %n
+  %same = icmp eq i64 %key, %n
+  %earlier = icmp ult i64 %pos, %p
+  %tie = and i1 %same, %earlier
+  %b1 = or i1 %none, %before
+  %better = or i1 %b1, %tie
+  br i1 %better, label %write, label %unlock
+write:
+  store i64 %key, ptr %pn
+  store i64 %pos, ptr %pp
+  store i64 %val, ptr %pv
+  br label %unlock
+unlock:
+  store atomic i64 0, ptr %err release, align 8
+  ret void
+}`
+
+// checkIndex returns index value iv (i64) of node v, read at row-major
+// position pos of its index tensor, wrapped into [0, d) and replaced by 0
+// when out of range, in which case the error is recorded.
+func (gr *group) checkIndex(v ir.Value, iv, pos, d string) string {
+	gr.errs = true
+	gr.declare(indexErrorFn, indexErrorDef)
+	neg := gr.ins("icmp slt i64 %s, 0", iv)
+	wrapped := gr.ins("add i64 %s, %s", iv, d)
+	w := gr.ins("select i1 %s, i64 %s, i64 %s", neg, wrapped, iv)
+	bad := gr.ins("icmp uge i64 %s, %s", w, d)
+	slow, ok := gr.newLabel("oob"), gr.newLabel("inb")
+	gr.stmt("br i1 %s, label %%%s, label %%%s%s", bad, slow, ok, gr.coldWeights())
+	gr.block(slow)
+	gr.stmt("call void @%s(ptr %%err, i64 %d, i64 %s, i64 %s)", indexErrorFn, v, pos, iv)
+	gr.stmt("br label %%%s", ok)
+	gr.block(ok)
+	return gr.ins("select i1 %s, i64 0, i64 %s", bad, w)
+}
+
+// coldWeights returns the metadata node marking a branch as almost never
+// taken.
+func (gr *group) coldWeights() string {
+	if gr.loopIDs == nil {
+		return ""
+	}
+	return ", !prof !" + gr.loopIDs.cold()
+}
+
+// cold returns the module's branch-weights node for unlikely branches.
+func (m *metadata) cold() string {
+	for i, n := range m.nodes {
+		if n == coldNode(i+1) {
+			return strconv.Itoa(i + 1)
+		}
+	}
+	id := len(m.nodes) + 1
+	m.nodes = append(m.nodes, coldNode(id))
+	return strconv.Itoa(id)
+}
+
+func coldNode(id int) string {
+	return fmt.Sprintf("!%d = !{!\"branch_weights\", i32 1, i32 1048575}", id)
+}
+
+// indexValue loads index tensor a at ix as an i64.
+func (gr *group) indexValue(a ir.Value, ix *index) string {
+	dt := gr.g.Nodes[a].DType
+	return gr.cast(dt, ir.Int64, gr.value(a, ix))
+}
+
+// computeIndexing emits a gather, dynamic slice or random op at ix.
+func (gr *group) computeIndexing(v ir.Value, n *ir.Node, ix *index) string {
+	switch n.Op {
+	case ir.OpTake:
+		x, idx := n.Args[0], n.Args[1]
+		ax := n.Axes[0]
+		xs, is := gr.g.Nodes[x].Shape, gr.g.Nodes[idx].Shape
+		ii := gr.indexOf(fmt.Sprintf("tk%d(%s)", v, ix.key), idx)
+		for k := range is {
+			ii.dims[k] = gr.dim(ix, ax+k)
+		}
+		if len(is) == 0 {
+			ii.lin = "0"
+		}
+		xi := gr.indexOf(fmt.Sprintf("tx%d(%s)", v, ix.key), x)
+		for k := range xs {
+			switch {
+			case k < ax:
+				xi.dims[k] = gr.dim(ix, k)
+			case k > ax:
+				xi.dims[k] = gr.dim(ix, k-1+len(is))
+			}
+		}
+		xi.dims[ax] = gr.checkIndex(v, gr.indexValue(idx, ii), gr.linear(ii), gr.extent(xi, ax))
+		return gr.value(x, xi)
+
+	case ir.OpTakeAlongAxis:
+		x, idx := n.Args[0], n.Args[1]
+		ax := n.Axes[0]
+		xs := gr.g.Nodes[x].Shape
+		ii := gr.indexOf(fmt.Sprintf("ta%d(%s)", v, ix.key), idx)
+		for k := range ii.dims {
+			ii.dims[k] = gr.dim(ix, k)
+		}
+		ii.lin = gr.linear(ix)
+		xi := gr.indexOf(fmt.Sprintf("tx%d(%s)", v, ix.key), x)
+		for k := range xs {
+			if k != ax {
+				xi.dims[k] = gr.dim(ix, k)
+			}
+		}
+		xi.dims[ax] = gr.checkIndex(v, gr.indexValue(idx, ii), ii.lin, gr.extent(xi, ax))
+		return gr.value(x, xi)
+
+	case ir.OpDynamicSlice:
+		x := n.Args[0]
+		xs := gr.g.Nodes[x].Shape
+		xi := gr.indexOf(fmt.Sprintf("ds%d(%s)", v, ix.key), x)
+		for k := range xs {
+			si := gr.indexOf("scalar", n.Args[k+1])
+			si.lin = "0"
+			s := gr.indexValue(n.Args[k+1], si)
+			hi := gr.ins("sub i64 %s, %d", gr.extent(xi, k), n.Shape[k])
+			s = gr.ins("select i1 %s, i64 %s, i64 %s", gr.ins("icmp sgt i64 %s, %s", s, hi), hi, s)
+			s = gr.ins("select i1 %s, i64 0, i64 %s", gr.ins("icmp slt i64 %s, 0", s), s)
+			xi.dims[k] = gr.ins("add i64 %s, %s", gr.dim(ix, k), s)
+		}
+		return gr.value(x, xi)
+
+	case ir.OpRandomUniform, ir.OpRandomNormal, ir.OpSplitKey:
+		return gr.random(n, ix)
+	}
+	panic(fmt.Sprintf("%s cannot be computed inside a fused loop", ir.FormatNode(gr.g, v)))
+}
+
+// emitScatter writes scatter_add's loops: the root's buffer gets a copy of
+// the operand, then every update is added in row-major order of the
+// updates, the interpreter's order. The group's outer loop has one
+// iteration, so the runtime never splits it across threads: duplicate
+// indices cannot race, and float sums are those of the interpreter.
+func (gr *group) emitScatter(n *ir.Node) int {
+	x, idx, upd := n.Args[0], n.Args[1], n.Args[2]
+	ax := n.Axes[0]
+	us, is := gr.g.Nodes[upd].Shape, gr.g.Nodes[idx].Shape
+	once := gr.openLoop("%start", "%end")
+	if n.Shape.Size() > 0 {
+		ix := gr.indexOf("sx", gr.root)
+		var ls []*loop
+		for k := range n.Shape {
+			l := gr.openLoop("0", gr.extent(ix, k))
+			ls = append(ls, l)
+			ix.dims[k] = l.iv
+		}
+		if len(n.Shape) == 0 {
+			ix.lin = "0"
+		}
+		gr.storeRoot(n.DType, gr.linear(ix), gr.value(x, ix))
+		gr.closeLoops(ls)
+	}
+	if us.Size() > 0 {
+		var ls []*loop
+		ui := gr.indexOf("su", upd)
+		for k := range us {
+			l := gr.openLoop("0", gr.extent(ui, k))
+			ls = append(ls, l)
+			ui.dims[k] = l.iv
+		}
+		if len(us) == 0 {
+			ui.lin = "0"
+		}
+		ii := gr.indexOf("si", idx)
+		for k := range is {
+			ii.dims[k] = ui.dims[ax+k]
+		}
+		if len(is) == 0 {
+			ii.lin = "0"
+		}
+		oi := gr.indexOf("so", gr.root)
+		for k := range n.Shape {
+			switch {
+			case k < ax:
+				oi.dims[k] = ui.dims[k]
+			case k > ax:
+				oi.dims[k] = ui.dims[k-1+len(is)]
+			}
+		}
+		oi.dims[ax] = gr.checkIndex(gr.root, gr.indexValue(idx, ii), gr.linear(ii), gr.extent(oi, ax))
+		off := gr.linear(oi)
+		sum := gr.binary(ir.OpAdd, n.DType, gr.loadRoot(n.DType, off), gr.value(upd, ui))
+		gr.storeRoot(n.DType, off, sum)
+		gr.closeLoops(ls)
+	}
+	gr.closeLoop(once)
+	return 1
+}
+
+// loadErrSlot loads the error slot's pointer, %serr, in an entry point.
+func loadErrSlot(out *strings.Builder, errSlot int) {
+	if errSlot >= 0 {
+		fmt.Fprintf(out, "  %%perr = getelementptr inbounds ptr, ptr %%args, i64 %d\n", errSlot)
+		fmt.Fprintf(out, "  %%serr = load ptr, ptr %%perr, align 8\n")
+	}
+}
