@@ -7,7 +7,6 @@ package gojit_test
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -178,17 +177,22 @@ func TestIndexOutOfRange(t *testing.T) {
 	idx := indexArray(gojit.Int32, 3, 0, 1000, 4000, 2)
 	raw := idx.Int32()
 	raw[5001], raw[7000], raw[3999] = 1000, -2000, 5000
+	fn := func(x, i *gojit.Tensor) []*gojit.Tensor {
+		a := x.Take(i, 0)
+		b := x.TakeAlongAxis(i.Slice([]int{0, 1}, []int{64, 2}).BroadcastTo(64, 64), 0)
+		c := x.ScatterAdd(i.Reshape(-1), gojit.Scalar(1), 0)
+		return []*gojit.Tensor{a.Sum(2), b, c}
+	}
+	checkTraceError(t, fn, []any{big, idx}, "index 5000 at indices[1999,1]", "Take")
+	_, _, _, want := runBoth(t, fn, []any{big, idx})
 	for _, threads := range []int{1, 2} {
-		t.Run(fmt.Sprintf("threads%d", threads), func(t *testing.T) {
-			fn := func(x, i *gojit.Tensor) []*gojit.Tensor {
-				a := x.Take(i, 0)
-				b := x.TakeAlongAxis(i.Slice([]int{0, 1}, []int{64, 2}).BroadcastTo(64, 64), 0)
-				c := x.ScatterAdd(i.Reshape(-1), gojit.Scalar(1), 0)
-				return []*gojit.Tensor{a.Sum(2), b, c}
-			}
-			checkTraceError(t, fn, []any{big, idx}, "index 5000 at indices[1999,1]", "Take")
-			_ = threads
-		})
+		f, err := gojit.Compile(fn, gojit.WithThreads(threads))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Call(big, idx); err == nil || err.Error() != want.Error() {
+			t.Errorf("threads=%d: error %v, want %v", threads, err, want)
+		}
 	}
 	// ScatterAdd and TakeAlongAxis report their own op.
 	small := gojit.FromInt64([]int64{1, 2, 8}, 3)

@@ -325,6 +325,10 @@ func (gr *group) emitBody() int {
 		return gr.emitMatMul(n)
 	case ir.KindScatter:
 		return gr.emitScatter(n)
+	case ir.KindRandom:
+		if gr.blockwise(n) {
+			return gr.emitUniformRoot(n) // random.go
+		}
 	}
 	if mm := gr.p.MatMul[gr.p.Group[gr.root]]; mm >= 0 {
 		return gr.emitMatMul(&gr.g.Nodes[mm]) // with the root as its epilogue

@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/gojit/gojit/internal/interp"
 	"github.com/gojit/gojit/internal/ir"
@@ -183,4 +184,64 @@ func (f *fn) cos2pi(t string) string {
 	v := f.ins("select i1 %s, double %s, double %s", f.ins("icmp eq i64 %s, 1", quad), nsp, cp)
 	v = f.ins("select i1 %s, double %s, double %s", f.ins("icmp eq i64 %s, 2", quad), ncp, v)
 	return f.ins("select i1 %s, double %s, double %s", f.ins("icmp eq i64 %s, 3", quad), sp, v)
+}
+
+// blockwise reports whether root n is a float32 uniform that
+// emitUniformRoot writes a block at a time: alone in its nest, with a
+// static shape.
+func (gr *group) blockwise(n *ir.Node) bool {
+	if n.Op != ir.OpRandomUniform || n.DType != ir.Float32 || gr.row != "" || n.Shape.Size() < 4 {
+		return false
+	}
+	if _, local := gr.local[gr.root]; local {
+		return false
+	}
+	if gr.dyn != nil && int(gr.root) < len(gr.dyn.Axes) {
+		for _, d := range gr.dyn.Axes[gr.root] {
+			if d {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// emitUniformRoot writes a float32 uniform tensor of n elements as a loop
+// over its Philox blocks j in [%start, %end): block j's four words are
+// elements 4j..4j+3 (the positions interp.random gives them), so each block
+// is computed once rather than once per element. The loop covers the
+// n/4 whole blocks; the range that reaches the end writes the n%4
+// elements of the last, partial block after it. The extent is the number
+// of blocks, ceil(n/4).
+func (gr *group) emitUniformRoot(n *ir.Node) int {
+	size := n.Shape.Size()
+	whole, rest := size/4, size%4
+	k := gr.keyWords(n.Args[0])
+	end := "%end"
+	if rest > 0 {
+		end = gr.ins("select i1 %s, i64 %d, i64 %%end", gr.ins("icmp sgt i64 %%end, %d", whole), whole)
+	}
+	l := gr.openLoop("%start", end)
+	w := gr.philoxBlock(gr.counter(l.iv, interp.StreamUniform, 0), k)
+	base := gr.ins("shl nuw nsw i64 %s, 2", l.iv)
+	for i := range 4 {
+		off := base
+		if i > 0 {
+			off = gr.ins("or disjoint i64 %s, %d", base, i)
+		}
+		gr.storeRoot(ir.Float32, off, gr.uniform32(w[i]))
+	}
+	gr.closeLoop(l)
+	if rest > 0 {
+		tail, done := gr.newLabel("tail"), gr.newLabel("tailed")
+		gr.stmt("br i1 %s, label %%%s, label %%%s", gr.ins("icmp sgt i64 %%end, %d", whole), tail, done)
+		gr.block(tail)
+		w := gr.philoxBlock(gr.counter(strconv.Itoa(whole), interp.StreamUniform, 0), k)
+		for i := range rest {
+			gr.storeRoot(ir.Float32, strconv.Itoa(4*whole+i), gr.uniform32(w[i]))
+		}
+		gr.stmt("br label %%%s", done)
+		gr.block(done)
+	}
+	return (size + 3) / 4
 }
