@@ -1,0 +1,162 @@
+; gojit module k_scatter_add
+
+; group 0 computes %3 = scatter_add %0, %1, %2 axes=[0] : f32[5,3]
+define internal void @k_scatter_add.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias readonly %in2, ptr noalias %out, ptr %err, i64 %start, i64 %end) #1 {
+entry:
+  %t1 = icmp slt i64 %start, %end
+  br i1 %t1, label %body1, label %exit3
+body1:
+  %i2 = phi i64 [ %start, %entry ], [ %i2.next, %latch2 ]
+  %t3 = icmp slt i64 0, 5
+  br i1 %t3, label %body4, label %exit6
+body4:
+  %i4 = phi i64 [ 0, %body1 ], [ %i4.next, %latch5 ]
+  %t5 = icmp slt i64 0, 3
+  br i1 %t5, label %body7, label %exit9
+body7:
+  %i6 = phi i64 [ 0, %body4 ], [ %i6.next, %latch8 ]
+  %t7 = mul nuw nsw i64 %i4, 3
+  %t8 = add nuw nsw i64 %t7, %i6
+  %t9 = getelementptr inbounds float, ptr %in0, i64 %t8
+  %t10 = load float, ptr %t9
+  %t11 = getelementptr inbounds float, ptr %out, i64 %t8
+  store float %t10, ptr %t11
+  br label %latch8
+latch8:
+  %i6.next = add nuw nsw i64 %i6, 1
+  %t12 = icmp slt i64 %i6.next, 3
+  br i1 %t12, label %body7, label %exit9
+exit9:
+  br label %latch5
+latch5:
+  %i4.next = add nuw nsw i64 %i4, 1
+  %t13 = icmp slt i64 %i4.next, 5
+  br i1 %t13, label %body4, label %exit6
+exit6:
+  %t14 = icmp slt i64 0, 4
+  br i1 %t14, label %body10, label %exit12
+body10:
+  %i15 = phi i64 [ 0, %exit6 ], [ %i15.next, %latch11 ]
+  %t16 = icmp slt i64 0, 3
+  br i1 %t16, label %body13, label %exit15
+body13:
+  %i17 = phi i64 [ 0, %body10 ], [ %i17.next, %latch14 ]
+  %t18 = getelementptr inbounds i64, ptr %in1, i64 %i15
+  %t19 = load i64, ptr %t18
+  %t20 = icmp slt i64 %t19, 0
+  %t21 = add i64 %t19, 5
+  %t22 = select i1 %t20, i64 %t21, i64 %t19
+  %t23 = icmp uge i64 %t22, 5
+  br i1 %t23, label %oob16, label %inb17, !prof !1
+oob16:
+  call void @gojit.index_error(ptr %err, i64 3, i64 %i15, i64 %t19)
+  br label %inb17
+inb17:
+  %t24 = select i1 %t23, i64 0, i64 %t22
+  %t25 = mul nuw nsw i64 %t24, 3
+  %t26 = add nuw nsw i64 %t25, %i17
+  %t27 = getelementptr inbounds float, ptr %out, i64 %t26
+  %t28 = load float, ptr %t27
+  %t29 = mul nuw nsw i64 %i15, 3
+  %t30 = add nuw nsw i64 %t29, %i17
+  %t31 = getelementptr inbounds float, ptr %in2, i64 %t30
+  %t32 = load float, ptr %t31
+  %t33 = fadd float %t28, %t32
+  %t34 = getelementptr inbounds float, ptr %out, i64 %t26
+  store float %t33, ptr %t34
+  br label %latch14
+latch14:
+  %i17.next = add nuw nsw i64 %i17, 1
+  %t35 = icmp slt i64 %i17.next, 3
+  br i1 %t35, label %body13, label %exit15
+exit15:
+  br label %latch11
+latch11:
+  %i15.next = add nuw nsw i64 %i15, 1
+  %t36 = icmp slt i64 %i15.next, 4
+  br i1 %t36, label %body10, label %exit12
+exit12:
+  br label %latch2
+latch2:
+  %i2.next = add nuw nsw i64 %i2, 1
+  %t37 = icmp slt i64 %i2.next, %end
+  br i1 %t37, label %body1, label %exit3
+exit3:
+  ret void
+}
+
+define void @k_scatter_add(ptr %args) #0 {
+entry:
+  %p0 = getelementptr inbounds ptr, ptr %args, i64 0
+  %s0 = load ptr, ptr %p0, align 8
+  %p1 = getelementptr inbounds ptr, ptr %args, i64 1
+  %s1 = load ptr, ptr %p1, align 8
+  %p2 = getelementptr inbounds ptr, ptr %args, i64 2
+  %s2 = load ptr, ptr %p2, align 8
+  %p3 = getelementptr inbounds ptr, ptr %args, i64 3
+  %s3 = load ptr, ptr %p3, align 8
+  %perr = getelementptr inbounds ptr, ptr %args, i64 4
+  %serr = load ptr, ptr %perr, align 8
+  call void @k_scatter_add.g0(ptr %s0, ptr %s1, ptr %s2, ptr %s3, ptr %serr, i64 0, i64 1)
+  ret void
+}
+
+define void @k_scatter_add.range(ptr %args, i64 %group, i64 %start, i64 %end, i64 %size) #0 {
+entry:
+  %p0 = getelementptr inbounds ptr, ptr %args, i64 0
+  %s0 = load ptr, ptr %p0, align 8
+  %p1 = getelementptr inbounds ptr, ptr %args, i64 1
+  %s1 = load ptr, ptr %p1, align 8
+  %p2 = getelementptr inbounds ptr, ptr %args, i64 2
+  %s2 = load ptr, ptr %p2, align 8
+  %p3 = getelementptr inbounds ptr, ptr %args, i64 3
+  %s3 = load ptr, ptr %p3, align 8
+  %perr = getelementptr inbounds ptr, ptr %args, i64 4
+  %serr = load ptr, ptr %perr, align 8
+  switch i64 %group, label %done [
+    i64 0, label %g0
+  ]
+g0:
+  call void @k_scatter_add.g0(ptr %s0, ptr %s1, ptr %s2, ptr %s3, ptr %serr, i64 %start, i64 %end)
+  br label %done
+done:
+  ret void
+}
+
+define private void @gojit.index_error(ptr %err, i64 %node, i64 %pos, i64 %val) cold noinline nounwind {
+entry:
+  %key = add i64 %node, 1
+  %pn = getelementptr inbounds i64, ptr %err, i64 1
+  %pp = getelementptr inbounds i64, ptr %err, i64 2
+  %pv = getelementptr inbounds i64, ptr %err, i64 3
+  br label %lock
+lock:
+  %x = cmpxchg ptr %err, i64 0, i64 1 acquire monotonic
+  %got = extractvalue { i64, i1 } %x, 1
+  br i1 %got, label %locked, label %lock
+locked:
+  %n = load i64, ptr %pn
+  %p = load i64, ptr %pp
+  %none = icmp eq i64 %n, 0
+  %before = icmp ult i64 %key, %n
+  %same = icmp eq i64 %key, %n
+  %earlier = icmp ult i64 %pos, %p
+  %tie = and i1 %same, %earlier
+  %b1 = or i1 %none, %before
+  %better = or i1 %b1, %tie
+  br i1 %better, label %write, label %unlock
+write:
+  store i64 %key, ptr %pn
+  store i64 %pos, ptr %pp
+  store i64 %val, ptr %pv
+  br label %unlock
+unlock:
+  store atomic i64 0, ptr %err release, align 8
+  ret void
+}
+
+!0 = !{i32 1}
+!1 = !{!"branch_weights", i32 1, i32 1048575}
+
+attributes #0 = { nounwind }
+attributes #1 = { nounwind noinline "prefer-vector-width"="512" }
