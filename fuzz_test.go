@@ -25,6 +25,7 @@ package gojit_test
 // by dtype and shape.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -177,6 +178,10 @@ func (b *fuzzBuilder) step() {
 	op := b.r.next()
 	raw := op >= 0xF0
 	b.raw = raw
+	if op >= 0xE0 && op < 0xF0 {
+		b.indexing(op) // fuzz_index_test.go
+		return
+	}
 	switch op % 8 {
 	case 0:
 		b.unary(raw)
@@ -659,6 +664,12 @@ func checkFuzzProgram(t *testing.T, data []byte) {
 		}
 	}()
 	switch {
+	case cerr != nil && rerr != nil && errors.Is(rerr, gojit.ErrIndexOutOfRange):
+		// An out-of-range index: the same run-time error in both modes.
+		if cerr.Error() != rerr.Error() {
+			t.Fatalf("index errors differ:\ncompiled:    %v\ninterpreted: %v", cerr, rerr)
+		}
+		return
 	case cerr != nil && rerr != nil:
 		// The same trace error in both modes (a panic's stack trace aside).
 		if c, r := firstLines(cerr, 1), firstLines(rerr, 1); c != r {
@@ -741,6 +752,9 @@ func FuzzCompiledVsInterpreter(f *testing.F) {
 		// in the compiled code: the results differ in the last bit, within
 		// matmulBound, which the raw op once did not get.
 		{0, 5, 6, 3, 5, 3, 0, 0, 1, 0, 1, 1, 0, 0xF7, 0, 0, 0},
+		// Indexing and random ops (opcodes 0xE0..0xEF, fuzz_index_test.go):
+		// a take, a bad take, a scatter-add, a dynamic slice, draws.
+		{1, 5, 6, 3, 3, 4, 9, 0xE0, 0, 1, 0, 1, 0xE1, 0, 0, 0, 3, 0xE6, 1, 0, 0, 0, 2, 0xE8, 0, 1, 2, 1, 0xEA, 1, 2, 3, 0xEC, 0, 4, 0xEE, 2, 1, 1},
 		// Long mixed program.
 		{2, 4, 6, 1, 3, 4, 2, 4, 7, 3, 1, 0, 0, 2, 5, 0, 1, 1, 3, 0, 4, 0, 1, 2, 6, 1, 1, 2, 0, 5, 1, 0x83, 7, 0, 0, 1, 6, 6, 1, 0, 0, 1, 0, 0, 2, 12, 1, 0, 0},
 	}
