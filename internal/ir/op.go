@@ -110,10 +110,11 @@ const (
 	KindArgReduce      // argmax, argmin over one axis
 	KindLayout         // reshape, transpose, broadcast, slice, concat: move data, compute nothing
 	KindMatMul         // matrix product
-	KindGather         // take, take_along_axis: read at data-dependent positions, bounds-checked
-	KindScatter        // scatter_add: accumulate at data-dependent positions, bounds-checked
-	KindDynamicSlice   // dynamic_slice: a window at run-time offsets, clamped
-	KindRandom         // random_uniform, random_normal, split_key: pure functions of (key, position)
+
+	KindGather       // take, take_along_axis: read at data-dependent positions, bounds-checked
+	KindScatter      // scatter_add: accumulate at data-dependent positions, bounds-checked
+	KindDynamicSlice // dynamic_slice: a window at run-time offsets, clamped
+	KindRandom       // random_uniform, random_normal, split_key: pure functions of (key, position)
 )
 
 // OpInfo is the metadata of one op.

@@ -78,7 +78,8 @@ func Fuse(g *ir.Graph) *Plan {
 		group[i] = unassigned
 	}
 	forced := make([]bool, n)
-	full := make([]bool, n) // the value's group reads every element of it
+	// full[v]: v's group reads every element of v (indexing.go).
+	full := make([]bool, n)
 	epilogue := make(map[int]ir.Value) // group root -> its fused matmul
 	for i := n - 1; i >= 0; i-- {
 		nd := &g.Nodes[i]
