@@ -203,3 +203,25 @@ func TestIndexOutOfRange(t *testing.T) {
 		return x.TakeAlongAxis(i.Reshape(3, 1).BroadcastTo(3, 4), 0)
 	}, []any{x, small}, "TakeAlongAxis: index 8 at indices[2,0]")
 }
+
+// TestIndexEmptyAxis: along an axis of size 0 every index is out of range;
+// the compiled code must report it without reading or writing (the buffer
+// is empty). The fuzzer found the read (testdata/fuzz).
+func TestIndexEmptyAxis(t *testing.T) {
+	x := gojit.New(gojit.Int64, 3, 0)
+	i := gojit.FromInt64([]int64{0}, 1)
+	checkTraceError(t, func(x, i *gojit.Tensor) *gojit.Tensor {
+		return x.Take(i.Take(gojit.Scalar(0), 0), 1)
+	}, []any{x, i}, "Take: index 0 at indices[] is out of range for axis 1 of size 0")
+	// An empty result reads no index (docs/indexing.md), even when the
+	// updates are not empty.
+	comp, ref, cerr, rerr := runBoth(t, func(x, i *gojit.Tensor) *gojit.Tensor {
+		return x.Transpose().ScatterAdd(i, gojit.Scalar(5), 0)
+	}, []any{x, i})
+	if cerr != nil || rerr != nil || len(comp[0].Int64()) != 0 || len(ref[0].Int64()) != 0 {
+		t.Errorf("empty ScatterAdd: %v %v, %v %v", comp, cerr, ref, rerr)
+	}
+	checkTraceError(t, func(x, i *gojit.Tensor) *gojit.Tensor {
+		return x.TakeAlongAxis(i.Reshape(1, 1).BroadcastTo(3, 1), 1)
+	}, []any{x, i}, "TakeAlongAxis: index 0 at indices[0,0] is out of range for axis 1 of size 0")
+}

@@ -156,8 +156,9 @@ func (gr *group) computeIndexing(v ir.Value, n *ir.Node, ix *index) string {
 				xi.dims[k] = gr.dim(ix, k-1+len(is))
 			}
 		}
-		xi.dims[ax] = gr.checkIndex(v, gr.indexValue(idx, ii), gr.linear(ii), gr.extent(xi, ax))
-		return gr.value(x, xi)
+		d := gr.extent(xi, ax)
+		xi.dims[ax] = gr.checkIndex(v, gr.indexValue(idx, ii), gr.linear(ii), d)
+		return gr.gathered(x, xi, d)
 
 	case ir.OpTakeAlongAxis:
 		x, idx := n.Args[0], n.Args[1]
@@ -174,8 +175,9 @@ func (gr *group) computeIndexing(v ir.Value, n *ir.Node, ix *index) string {
 				xi.dims[k] = gr.dim(ix, k)
 			}
 		}
-		xi.dims[ax] = gr.checkIndex(v, gr.indexValue(idx, ii), ii.lin, gr.extent(xi, ax))
-		return gr.value(x, xi)
+		d := gr.extent(xi, ax)
+		xi.dims[ax] = gr.checkIndex(v, gr.indexValue(idx, ii), ii.lin, d)
+		return gr.gathered(x, xi, d)
 
 	case ir.OpDynamicSlice:
 		x := n.Args[0]
@@ -196,6 +198,16 @@ func (gr *group) computeIndexing(v ir.Value, n *ir.Node, ix *index) string {
 		return gr.random(n, ix)
 	}
 	panic(fmt.Sprintf("%s cannot be computed inside a fused loop", ir.FormatNode(gr.g, v)))
+}
+
+// gathered reads table x at xi, whose coordinate along the gathered axis
+// of size d was checked. An axis of size 0 has no element to read: every
+// index is out of range (and recorded), and the value is 0 without a load.
+func (gr *group) gathered(x ir.Value, xi *index, d string) string {
+	if d == "0" {
+		return zeroLit(gr.g.Nodes[x].DType)
+	}
+	return gr.partValue(x, xi, d) // guarded when d follows %size
 }
 
 // emitScatter writes scatter_add's loops: the root's buffer gets a copy of
@@ -222,7 +234,7 @@ func (gr *group) emitScatter(n *ir.Node) int {
 		gr.storeRoot(n.DType, gr.linear(ix), gr.value(x, ix))
 		gr.closeLoops(ls)
 	}
-	if us.Size() > 0 {
+	if us.Size() > 0 && n.Shape.Size() > 0 {
 		var ls []*loop
 		ui := gr.indexOf("su", upd)
 		for k := range us {
@@ -249,10 +261,24 @@ func (gr *group) emitScatter(n *ir.Node) int {
 				oi.dims[k] = ui.dims[k-1+len(is)]
 			}
 		}
-		oi.dims[ax] = gr.checkIndex(gr.root, gr.indexValue(idx, ii), gr.linear(ii), gr.extent(oi, ax))
-		off := gr.linear(oi)
-		sum := gr.binary(ir.OpAdd, n.DType, gr.loadRoot(n.DType, off), gr.value(upd, ui))
-		gr.storeRoot(n.DType, off, sum)
+		d := gr.extent(oi, ax)
+		oi.dims[ax] = gr.checkIndex(gr.root, gr.indexValue(idx, ii), gr.linear(ii), d)
+		u := gr.value(upd, ui)
+		if d != "0" { // an axis of size 0 has nowhere to add: every index is recorded as bad
+			join := ""
+			if !isConst(d) { // it follows %size: add only when it is not 0
+				yes := gr.newLabel("add")
+				join = gr.newLabel("added")
+				gr.stmt("br i1 %s, label %%%s, label %%%s", gr.ins("icmp sgt i64 %s, 0", d), yes, join)
+				gr.block(yes)
+			}
+			off := gr.linear(oi)
+			gr.storeRoot(n.DType, off, gr.binary(ir.OpAdd, n.DType, gr.loadRoot(n.DType, off), u))
+			if join != "" {
+				gr.stmt("br label %%%s", join)
+				gr.block(join)
+			}
+		}
 		gr.closeLoops(ls)
 	}
 	gr.closeLoop(once)

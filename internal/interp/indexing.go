@@ -13,7 +13,8 @@ import (
 // in NumPy. The first invalid index, in row-major order of the index
 // tensor, is reported as an *ir.IndexError naming the node. An op whose
 // result (or, for scatter_add, whose updates) has no elements reads no
-// index and checks none: the compiled code reads exactly the indices it
+// index and checks none (constant folding replaces an empty result by a
+// constant anyway): the compiled code reads exactly the indices it
 // needs, and this keeps both in agreement.
 
 // isIndexing reports whether op is evaluated by evalIndexing.
@@ -35,7 +36,7 @@ func evalIndexing(g *ir.Graph, v ir.Value, n *ir.Node, args []any) (any, error) 
 		outer, dim, inner := split(xs, ax)
 		reads := n.Shape.Size()
 		if n.Op == ir.OpScatterAdd {
-			reads = g.Node(n.Args[2]).Shape.Size()
+			reads = min(reads, g.Node(n.Args[2]).Shape.Size())
 		}
 		if reads > 0 {
 			for p, i := range idx {

@@ -67,7 +67,7 @@ func readsAll(g *ir.Graph, u, v ir.Value) bool {
 		return v == un.Args[1] && nonEmpty
 	case ir.KindScatter:
 		if v == un.Args[1] {
-			return g.Nodes[un.Args[2]].Shape.Size() > 0 || g.Nodes[v].Shape.Size() == 0
+			return (g.Nodes[un.Args[2]].Shape.Size() > 0 && un.Shape.Size() > 0) || g.Nodes[v].Shape.Size() == 0
 		}
 		return true
 	}

@@ -53,16 +53,16 @@ oob16:
   br label %inb17
 inb17:
   %t24 = select i1 %t23, i64 0, i64 %t22
-  %t25 = mul nuw nsw i64 %t24, 3
+  %t25 = mul nuw nsw i64 %i15, 3
   %t26 = add nuw nsw i64 %t25, %i17
-  %t27 = getelementptr inbounds float, ptr %out, i64 %t26
+  %t27 = getelementptr inbounds float, ptr %in2, i64 %t26
   %t28 = load float, ptr %t27
-  %t29 = mul nuw nsw i64 %i15, 3
+  %t29 = mul nuw nsw i64 %t24, 3
   %t30 = add nuw nsw i64 %t29, %i17
-  %t31 = getelementptr inbounds float, ptr %in2, i64 %t30
+  %t31 = getelementptr inbounds float, ptr %out, i64 %t30
   %t32 = load float, ptr %t31
-  %t33 = fadd float %t28, %t32
-  %t34 = getelementptr inbounds float, ptr %out, i64 %t26
+  %t33 = fadd float %t32, %t28
+  %t34 = getelementptr inbounds float, ptr %out, i64 %t30
   store float %t33, ptr %t34
   br label %latch14
 latch14:
