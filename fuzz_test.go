@@ -755,6 +755,9 @@ func FuzzCompiledVsInterpreter(f *testing.F) {
 		// Indexing and random ops (opcodes 0xE0..0xEF, fuzz_index_test.go):
 		// a take, a bad take, a scatter-add, a dynamic slice, draws.
 		{1, 5, 6, 3, 3, 4, 9, 0xE0, 0, 1, 0, 1, 0xE1, 0, 0, 0, 3, 0xE6, 1, 0, 0, 0, 2, 0xE8, 0, 1, 2, 1, 0xEA, 1, 2, 3, 0xEC, 0, 4, 0xEE, 2, 1, 1},
+		// A take along an empty axis (every index out of range) and a
+		// scatter-add: the compiled gather once read the empty buffer.
+		[]byte("\x0100\x03\x030\t\xe0\x00\x01\x00\x01\xe1\x00\x00\x00\x03\xe6\x01\x00\x00\x00\x02"),
 		// Long mixed program.
 		{2, 4, 6, 1, 3, 4, 2, 4, 7, 3, 1, 0, 0, 2, 5, 0, 1, 1, 3, 0, 4, 0, 1, 2, 6, 1, 1, 2, 0, 5, 1, 0x83, 7, 0, 0, 1, 6, 6, 1, 0, 0, 1, 0, 0, 2, 12, 1, 0, 0},
 	}
