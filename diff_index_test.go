@@ -225,3 +225,44 @@ func TestIndexEmptyAxis(t *testing.T) {
 		return x.TakeAlongAxis(i.Reshape(1, 1).BroadcastTo(3, 1), 1)
 	}, []any{x, i}, "TakeAlongAxis: index 0 at indices[0,0] is out of range for axis 1 of size 0")
 }
+
+// TestIndexingDynamicBatch: the indexing and random ops in a kernel that
+// serves every batch size (WithDynamicDim) give the interpreter's results
+// and errors at each size.
+func TestIndexingDynamicBatch(t *testing.T) {
+	fn := func(x, idx, key *gojit.Tensor) []*gojit.Tensor {
+		n := gojit.Normal(key, gojit.Float32, x.Shape()...)
+		u := gojit.Uniform(key, gojit.Float32, x.Shape()...)
+		g := x.Take(idx, 1).Sum(1)
+		s := x.ScatterAdd(idx, gojit.Scalar(1), 1)
+		rows := x.TakeAlongAxis(idx.Reshape(1, -1).BroadcastTo(x.Shape()[0], idx.Shape()[0]), 1)
+		return []*gojit.Tensor{x.Add(n), u, g, s, rows}
+	}
+	cf, err := gojit.Compile(fn, gojit.WithDynamicDim(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, err := gojit.Compile(fn, gojit.WithInterpreter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := gojit.RandomKey(5)
+	for _, b := range []int{1, 7, 33, 2} {
+		x := randArray(gojit.Float32, uint64(b), 0, b, 9)
+		for _, idx := range []*gojit.Array{gojit.FromInt32([]int32{0, 8, -9, 3}, 4), gojit.FromInt32([]int32{0, 9, 2}, 3)} {
+			got, cerr := cf.Call(x, idx, key)
+			want, rerr := rf.Call(x, idx, key)
+			if (cerr == nil) != (rerr == nil) || (cerr != nil && cerr.Error() != rerr.Error()) {
+				t.Fatalf("batch %d: errors differ: compiled %v, interpreted %v", b, cerr, rerr)
+			}
+			if rerr != nil {
+				continue
+			}
+			for i := range want {
+				if d := diffArrays(got[i], want[i], 0); d != "" {
+					t.Errorf("batch %d output %d: %s", b, i, d)
+				}
+			}
+		}
+	}
+}
