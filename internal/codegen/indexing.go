@@ -34,8 +34,8 @@ import (
 // The check costs a compare and a select per read index; the call sits in
 // a cold block off the loop's path. A gather of whole rows (take along
 // axis 0 of a table) reads each index once per row, and LLVM hoists the
-// load, the check and the call out of the loop over the row, which stays
-// a vectorized copy.
+// load, the check and the call out of the loop over the row, which becomes
+// a plain copy (a 256-byte memcpy for rows of 64 float32).
 
 // checkIndices is false only in BenchmarkTakeCheck, which measures what
 // the bounds check costs by generating the same kernel without it (such
