@@ -266,3 +266,28 @@ func TestRandomErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestBernoulliTensorP: p broadcasts to the shape, one probability per row.
+func TestBernoulliTensorP(t *testing.T) {
+	const n = 50_000
+	f, err := gojit.Compile(func(key, p *gojit.Tensor) *gojit.Tensor { return gojit.Bernoulli(key, p, 2, n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Call(gojit.RandomKey(3), gojit.FromFloat64([]float64{0.1, 0.9}, 2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := out[0].Bool()
+	for r, p := range []float64{0.1, 0.9} {
+		ones := 0
+		for _, b := range bs[r*n : (r+1)*n] {
+			if b {
+				ones++
+			}
+		}
+		if f := float64(ones) / n; math.Abs(f-p) > 5*math.Sqrt(p*(1-p)/n) {
+			t.Errorf("row %d: frequency %.4f, want %.1f", r, f, p)
+		}
+	}
+}
