@@ -212,10 +212,15 @@ func (gr *group) gathered(x ir.Value, xi *index, d string) string {
 
 // emitScatter writes scatter_add's loops: the root's buffer gets a copy of
 // the operand, then every update is added in row-major order of the
-// updates, the interpreter's order. The group's outer loop has one
-// iteration, so the runtime never splits it across threads: duplicate
-// indices cannot race, and float sums are those of the interpreter.
+// updates, the interpreter's order. In a dynamic module the group's outer
+// loop has one iteration, so the runtime never splits it across threads:
+// duplicate indices cannot race, and float sums are those of the
+// interpreter. Static modules split it over the columns instead
+// (emitScatterColumns).
 func (gr *group) emitScatter(n *ir.Node) int {
+	if gr.dyn == nil {
+		return gr.emitScatterColumns(n)
+	}
 	x, idx, upd := n.Args[0], n.Args[1], n.Args[2]
 	ax := n.Axes[0]
 	us, is := gr.g.Nodes[upd].Shape, gr.g.Nodes[idx].Shape
@@ -291,4 +296,71 @@ func loadErrSlot(out *strings.Builder, errSlot int) {
 		fmt.Fprintf(out, "  %%perr = getelementptr inbounds ptr, ptr %%args, i64 %d\n", errSlot)
 		fmt.Fprintf(out, "  %%serr = load ptr, ptr %%perr, align 8\n")
 	}
+}
+
+// scatterGrain is the fewest columns a range of scatter_add's column loop
+// covers: the innermost loop over them should still vectorize.
+const scatterGrain = 16
+
+// emitScatterColumns is emitScatter for a static module, viewing the
+// operand as [outer, d, inner] (the axes before the indexed one, the
+// indexed one, the axes after it): the outer loop runs over a range of the
+// inner columns, [%start, %end), so the runtime may split it across
+// threads. Each range copies its columns of the operand, then for every
+// outer block and every index j in order adds update [b, j, c] to
+// [b, idx[j], c] for its columns c. Threads own disjoint columns, so
+// duplicate indices never race, and each element still receives its
+// updates in increasing j: the interpreter's sums, bit for bit. The index
+// is loaded and checked once per (b, j), outside the loop over columns,
+// which is a contiguous add that vectorizes.
+func (gr *group) emitScatterColumns(n *ir.Node) int {
+	x, idx, upd := n.Args[0], n.Args[1], n.Args[2]
+	ax := n.Axes[0]
+	outer, d, inner := 1, n.Shape[ax], 1
+	for _, e := range n.Shape[:ax] {
+		outer *= e
+	}
+	for _, e := range n.Shape[ax+1:] {
+		inner *= e
+	}
+	nIdx := gr.g.Nodes[idx].Shape.Size()
+	gr.grain = scatterGrain
+	if n.Shape.Size() == 0 {
+		return inner
+	}
+	column := func(row string) (*loop, string) { // opens the loop over this range's columns
+		base := gr.ins("mul nuw nsw i64 %s, %d", row, inner)
+		l := gr.openLoop("%start", "%end")
+		return l, gr.ins("add nuw nsw i64 %s, %s", base, l.iv)
+	}
+	// Copy the operand's columns.
+	lb := gr.openLoop("0", strconv.Itoa(outer))
+	lr := gr.openLoop("0", strconv.Itoa(d))
+	lc, off := column(gr.ins("add nuw nsw i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %d", lb.iv, d), lr.iv))
+	xi := gr.indexOf("sx", x)
+	xi.lin = off
+	gr.storeRoot(n.DType, off, gr.value(x, xi))
+	gr.closeLoops([]*loop{lb, lr, lc})
+	if nIdx == 0 {
+		return inner
+	}
+	// Add the updates in order.
+	lb = gr.openLoop("0", strconv.Itoa(outer))
+	lj := gr.openLoop("0", strconv.Itoa(nIdx))
+	ii := gr.indexOf("si", idx)
+	ii.lin = lj.iv
+	w := gr.checkIndex(gr.root, gr.indexValue(idx, ii), lj.iv, strconv.Itoa(d))
+	if d == 0 {
+		gr.closeLoops([]*loop{lb, lj}) // nowhere to add: every index was recorded as bad
+		return inner
+	}
+	lc, uoff := column(gr.ins("add nuw nsw i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %d", lb.iv, nIdx), lj.iv))
+	ui := gr.indexOf("su", upd)
+	ui.lin = uoff
+	u := gr.value(upd, ui)
+	ooff := gr.ins("add nuw nsw i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %d",
+		gr.ins("add nuw nsw i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %d", lb.iv, d), w), inner), lc.iv)
+	gr.storeRoot(n.DType, ooff, gr.binary(ir.OpAdd, n.DType, gr.loadRoot(n.DType, ooff), u))
+	gr.closeLoops([]*loop{lb, lj, lc})
+	return inner
 }

@@ -3,85 +3,101 @@
 ; group 0 computes %3 = scatter_add %0, %1, %2 axes=[0] : f32[5,3]
 define internal void @k_scatter_add.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias readonly %in2, ptr noalias %out, ptr %err, i64 %start, i64 %end) #1 {
 entry:
-  %t1 = icmp slt i64 %start, %end
+  %t1 = icmp slt i64 0, 1
   br i1 %t1, label %body1, label %exit3
 body1:
-  %i2 = phi i64 [ %start, %entry ], [ %i2.next, %latch2 ]
+  %i2 = phi i64 [ 0, %entry ], [ %i2.next, %latch2 ]
   %t3 = icmp slt i64 0, 5
   br i1 %t3, label %body4, label %exit6
 body4:
   %i4 = phi i64 [ 0, %body1 ], [ %i4.next, %latch5 ]
-  %t5 = icmp slt i64 0, 3
-  br i1 %t5, label %body7, label %exit9
+  %t5 = mul nuw nsw i64 %i2, 5
+  %t6 = add nuw nsw i64 %t5, %i4
+  %t7 = mul nuw nsw i64 %t6, 3
+  %t8 = icmp slt i64 %start, %end
+  br i1 %t8, label %body7, label %exit9
 body7:
-  %i6 = phi i64 [ 0, %body4 ], [ %i6.next, %latch8 ]
-  %t7 = mul nuw nsw i64 %i4, 3
-  %t8 = add nuw nsw i64 %t7, %i6
-  %t9 = getelementptr inbounds float, ptr %in0, i64 %t8
-  %t10 = load float, ptr %t9
-  %t11 = getelementptr inbounds float, ptr %out, i64 %t8
-  store float %t10, ptr %t11
+  %i9 = phi i64 [ %start, %body4 ], [ %i9.next, %latch8 ]
+  %t10 = add nuw nsw i64 %t7, %i9
+  %t11 = getelementptr inbounds float, ptr %in0, i64 %t10
+  %t12 = load float, ptr %t11
+  %t13 = getelementptr inbounds float, ptr %out, i64 %t10
+  store float %t12, ptr %t13
   br label %latch8
 latch8:
-  %i6.next = add nuw nsw i64 %i6, 1
-  %t12 = icmp slt i64 %i6.next, 3
-  br i1 %t12, label %body7, label %exit9
+  %i9.next = add nuw nsw i64 %i9, 1
+  %t14 = icmp slt i64 %i9.next, %end
+  br i1 %t14, label %body7, label %exit9
 exit9:
   br label %latch5
 latch5:
   %i4.next = add nuw nsw i64 %i4, 1
-  %t13 = icmp slt i64 %i4.next, 5
-  br i1 %t13, label %body4, label %exit6
+  %t15 = icmp slt i64 %i4.next, 5
+  br i1 %t15, label %body4, label %exit6
 exit6:
-  %t14 = icmp slt i64 0, 4
-  br i1 %t14, label %body10, label %exit12
-body10:
-  %i15 = phi i64 [ 0, %exit6 ], [ %i15.next, %latch11 ]
-  %t16 = icmp slt i64 0, 3
-  br i1 %t16, label %body13, label %exit15
-body13:
-  %i17 = phi i64 [ 0, %body10 ], [ %i17.next, %latch14 ]
-  %t18 = getelementptr inbounds i64, ptr %in1, i64 %i15
-  %t19 = load i64, ptr %t18
-  %t20 = icmp slt i64 %t19, 0
-  %t21 = add i64 %t19, 5
-  %t22 = select i1 %t20, i64 %t21, i64 %t19
-  %t23 = icmp uge i64 %t22, 5
-  br i1 %t23, label %oob16, label %inb17, !prof !1
-oob16:
-  call void @gojit.index_error(ptr %err, i64 3, i64 %i15, i64 %t19)
-  br label %inb17
-inb17:
-  %t24 = select i1 %t23, i64 0, i64 %t22
-  %t25 = mul nuw nsw i64 %i15, 3
-  %t26 = add nuw nsw i64 %t25, %i17
-  %t27 = getelementptr inbounds float, ptr %in2, i64 %t26
-  %t28 = load float, ptr %t27
-  %t29 = mul nuw nsw i64 %t24, 3
-  %t30 = add nuw nsw i64 %t29, %i17
-  %t31 = getelementptr inbounds float, ptr %out, i64 %t30
-  %t32 = load float, ptr %t31
-  %t33 = fadd float %t32, %t28
-  %t34 = getelementptr inbounds float, ptr %out, i64 %t30
-  store float %t33, ptr %t34
-  br label %latch14
-latch14:
-  %i17.next = add nuw nsw i64 %i17, 1
-  %t35 = icmp slt i64 %i17.next, 3
-  br i1 %t35, label %body13, label %exit15
-exit15:
-  br label %latch11
-latch11:
-  %i15.next = add nuw nsw i64 %i15, 1
-  %t36 = icmp slt i64 %i15.next, 4
-  br i1 %t36, label %body10, label %exit12
-exit12:
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
-  %t37 = icmp slt i64 %i2.next, %end
-  br i1 %t37, label %body1, label %exit3
+  %t16 = icmp slt i64 %i2.next, 1
+  br i1 %t16, label %body1, label %exit3
 exit3:
+  %t17 = icmp slt i64 0, 1
+  br i1 %t17, label %body10, label %exit12
+body10:
+  %i18 = phi i64 [ 0, %exit3 ], [ %i18.next, %latch11 ]
+  %t19 = icmp slt i64 0, 4
+  br i1 %t19, label %body13, label %exit15
+body13:
+  %i20 = phi i64 [ 0, %body10 ], [ %i20.next, %latch14 ]
+  %t21 = getelementptr inbounds i64, ptr %in1, i64 %i20
+  %t22 = load i64, ptr %t21
+  %t23 = icmp slt i64 %t22, 0
+  %t24 = add i64 %t22, 5
+  %t25 = select i1 %t23, i64 %t24, i64 %t22
+  %t26 = icmp uge i64 %t25, 5
+  br i1 %t26, label %oob16, label %inb17, !prof !1
+oob16:
+  call void @gojit.index_error(ptr %err, i64 3, i64 %i20, i64 %t22)
+  br label %inb17
+inb17:
+  %t27 = select i1 %t26, i64 0, i64 %t25
+  %t28 = mul nuw nsw i64 %i18, 4
+  %t29 = add nuw nsw i64 %t28, %i20
+  %t30 = mul nuw nsw i64 %t29, 3
+  %t31 = icmp slt i64 %start, %end
+  br i1 %t31, label %body18, label %exit20
+body18:
+  %i32 = phi i64 [ %start, %inb17 ], [ %i32.next, %latch19 ]
+  %t33 = add nuw nsw i64 %t30, %i32
+  %t34 = getelementptr inbounds float, ptr %in2, i64 %t33
+  %t35 = load float, ptr %t34
+  %t36 = mul nuw nsw i64 %i18, 5
+  %t37 = add nuw nsw i64 %t36, %t27
+  %t38 = mul nuw nsw i64 %t37, 3
+  %t39 = add nuw nsw i64 %t38, %i32
+  %t40 = getelementptr inbounds float, ptr %out, i64 %t39
+  %t41 = load float, ptr %t40
+  %t42 = fadd float %t41, %t35
+  %t43 = getelementptr inbounds float, ptr %out, i64 %t39
+  store float %t42, ptr %t43
+  br label %latch19
+latch19:
+  %i32.next = add nuw nsw i64 %i32, 1
+  %t44 = icmp slt i64 %i32.next, %end
+  br i1 %t44, label %body18, label %exit20
+exit20:
+  br label %latch14
+latch14:
+  %i20.next = add nuw nsw i64 %i20, 1
+  %t45 = icmp slt i64 %i20.next, 4
+  br i1 %t45, label %body13, label %exit15
+exit15:
+  br label %latch11
+latch11:
+  %i18.next = add nuw nsw i64 %i18, 1
+  %t46 = icmp slt i64 %i18.next, 1
+  br i1 %t46, label %body10, label %exit12
+exit12:
   ret void
 }
 
@@ -97,7 +113,7 @@ entry:
   %s3 = load ptr, ptr %p3, align 8
   %perr = getelementptr inbounds ptr, ptr %args, i64 4
   %serr = load ptr, ptr %perr, align 8
-  call void @k_scatter_add.g0(ptr %s0, ptr %s1, ptr %s2, ptr %s3, ptr %serr, i64 0, i64 1)
+  call void @k_scatter_add.g0(ptr %s0, ptr %s1, ptr %s2, ptr %s3, ptr %serr, i64 0, i64 3)
   ret void
 }
 
