@@ -12,6 +12,10 @@ package gojit_test
 //     streaming kernel (out = x + 1, one thread) measured interleaved with
 //     it, which shows how loaded the shared machine was.
 //
+//   - BenchmarkScatterAdd: the transpose, adding 1e6 rows of width 64 into
+//     a 1e5x64 float32 table at random (duplicate) indices, against a plain
+//     Go loop doing the same adds in the same order.
+//
 // The cost of the bounds check itself is measured in internal/codegen
 // (BenchmarkTakeCheck), where the same kernel can be generated without it.
 
@@ -85,4 +89,47 @@ func BenchmarkUniform(b *testing.B) {
 	best := bestOf(5, 2, call, stream)
 	b.ReportMetric(float64(n*4)/best[0].Seconds()/1e9, "GB/s")
 	b.ReportMetric(float64(n*4)/best[1].Seconds()/1e9, "stream_out_GB/s")
+}
+
+func BenchmarkScatterAdd(b *testing.B) {
+	const rows, width, n = 100_000, 64, 1_000_000
+	table := randArray(gojit.Float32, 1, 0, rows, width)
+	idx := indexArray(gojit.Int32, 2, 0, rows, n)
+	upd := randArray(gojit.Float32, 3, 0, n, width)
+	tab, ids, us := table.Float32(), idx.Int32(), upd.Float32()
+	goOut := make([]float32, rows*width)
+	goLoop := func() {
+		copy(goOut, tab)
+		for r, i := range ids {
+			dst, src := goOut[int(i)*width:(int(i)+1)*width], us[r*width:(r+1)*width]
+			for c := range dst {
+				dst[c] += src[c]
+			}
+		}
+	}
+	for _, threads := range []int{1, 0} {
+		name := "threads=default"
+		if threads == 1 {
+			name = "threads=1"
+		}
+		b.Run(name, func(b *testing.B) {
+			f, err := gojit.Compile(func(x, i, u *gojit.Tensor) *gojit.Tensor { return x.ScatterAdd(i, u, 0) }, gojit.WithThreads(threads))
+			if err != nil {
+				b.Fatal(err)
+			}
+			out := []*gojit.Array{gojit.New(gojit.Float32, rows, width)}
+			call := callInto(b, f, out, table, idx, upd)
+			goLoop()
+			if d := diffArrays(out[0], gojit.FromFloat32(goOut, rows, width), 0); d != "" {
+				b.Fatalf("differs from the Go loop: %s", d)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				call()
+			}
+			b.StopTimer()
+			best := bestOf(5, 2, call, goLoop)
+			b.ReportMetric(float64(best[1])/float64(best[0]), "x_go_loop")
+		})
+	}
 }

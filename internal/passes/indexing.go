@@ -15,9 +15,10 @@ import "github.com/gojit/gojit/internal/ir"
 // broadcast to an empty shape) is materialized instead.
 //
 // scatter_add is always a group of its own: it copies its first operand,
-// then adds the updates one after the other in row-major order (the
-// interpreter's order, so float sums agree bit for bit); its operands fuse
-// into it. The key of a random op and the starts of a dynamic slice are
+// then adds the updates in row-major order (the interpreter's order, so
+// float sums agree bit for bit; threads split it only over the columns
+// after the indexed axis, see internal/codegen/indexing.go); its operands
+// fuse into it. The key of a random op and the starts of a dynamic slice are
 // read at fixed positions of every element: they are materialized so a
 // costly key (a split) is computed once, not per element. None of these
 // ops joins a nest over rows.
