@@ -72,7 +72,6 @@ func (b *fuzzBuilder) indexing(op int) {
 		b.push(r)
 	case 5, 6, 7:
 		xt = noBool(xt, false)
-		idx := fuzzIndices(iv.t, shape[ax], bad)
 		want := append(append(append([]int{}, shape[:ax]...), iv.t.Shape()...), shape[ax+1:]...)
 		if fuzzSize(want) > fuzzMaxSize {
 			// The interpreter would materialize the broadcast updates
@@ -80,6 +79,7 @@ func (b *fuzzBuilder) indexing(op int) {
 			iv = fuzzVal{t: gojit.Iota(gojit.Int32, 0, 3)}
 			want = append(append(append([]int{}, shape[:ax]...), 3), shape[ax+1:]...)
 		}
+		idx := fuzzIndices(iv.t, shape[ax], bad)
 		u := b.partner(want)
 		ut := noBool(u.t, false)
 		if s, ok := broadcastShape(ut.Shape(), want); !ok || !slices.Equal(s, want) {
