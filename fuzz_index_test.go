@@ -155,7 +155,7 @@ func fuzzSize(shape []int) int {
 // seeded generator) through checkFuzzProgram.
 func TestFuzzIndexingPrograms(t *testing.T) {
 	p := newPRNG(10)
-	for i := range 100 {
+	for i := range 60 {
 		data := make([]byte, 4+p.intn(60))
 		for j := range data {
 			data[j] = byte(p.intn(256))
