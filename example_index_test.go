@@ -80,3 +80,97 @@ func Example_randomAugmentation() {
 	// sample 3: [3.121 2.081 1.040]
 	// first two alone: [0.955 1.909 2.864 0.909 1.818 2.727]
 }
+
+// ScatterAdd with duplicate indices: a histogram of bucket numbers.
+func ExampleTensor_ScatterAdd() {
+	hist, err := gojit.Compile(func(buckets *gojit.Tensor) *gojit.Tensor {
+		return gojit.Full(gojit.Int32, 0, 4).ScatterAdd(buckets, gojit.Scalar(1), 0)
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := hist.Call(gojit.FromInt64([]int64{0, 3, 3, 1, 3, -1}, 6))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out[0].Int32())
+	// Output:
+	// [1 1 0 4]
+}
+
+// TakeAlongAxis picks one element per row: here each row's largest value,
+// through its ArgMax.
+func ExampleTensor_TakeAlongAxis() {
+	best, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor {
+		i := x.ArgMax(1).Reshape(-1, 1)
+		return x.TakeAlongAxis(i, 1).Reshape(-1)
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := best.Call(gojit.FromFloat32([]float32{3, 9, 1, 7, 2, 8}, 2, 3))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out[0].Float32())
+	// Output:
+	// [9 8]
+}
+
+// DynamicSlice cuts a window at offsets known only at run time; offsets
+// past the edge are clamped, so the window always fits.
+func ExampleTensor_DynamicSlice() {
+	crop, err := gojit.Compile(func(img, top, left *gojit.Tensor) *gojit.Tensor {
+		return img.DynamicSlice([]*gojit.Tensor{top, left}, []int{2, 2})
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	img := gojit.FromUint8([]uint8{0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}, 3, 4)
+	for _, at := range [][2]int32{{1, 1}, {5, -2}} {
+		out, err := crop.Call(img, gojit.ScalarArray(float64(at[0]), gojit.Int32), gojit.ScalarArray(float64(at[1]), gojit.Int32))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(at, out[0].Uint8())
+	}
+	// Output:
+	// [1 1] [11 12 21 22]
+	// [5 -2] [10 11 20 21]
+}
+
+// Uniform draws depend only on the key and the position: a longer draw
+// extends a shorter one, and RandomInt and Normal are drawn from keys
+// split from it.
+func ExampleUniform() {
+	draw, err := gojit.Compile(func(key *gojit.Tensor, n int) []*gojit.Tensor {
+		keys := gojit.SplitKey(key, 2)
+		return []*gojit.Tensor{
+			gojit.Uniform(key, gojit.Float32, n),
+			gojit.RandomInt(keys.Take(gojit.Scalar(0), 0), 1, 7, gojit.Int32, n),
+			gojit.Normal(keys.Take(gojit.Scalar(1), 0), gojit.Float64, n),
+		}
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	key := gojit.RandomKey(1)
+	for _, n := range []int{3, 5} {
+		out, err := draw.Call(key, n)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%.4f %v %.4f\n", out[0].Float32(), out[1].Int32(), out[2].Float64())
+	}
+	// Output:
+	// [0.8903 0.8947 0.5857] [1 2 4] [-0.1799 1.1907 0.2564]
+	// [0.8903 0.8947 0.5857 0.7113 0.6720] [1 2 4 4 1] [-0.1799 1.1907 0.2564 -0.3266 -1.5708]
+}
