@@ -266,3 +266,44 @@ func TestIndexingDynamicBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestScatterAddSplit: a scatter wide enough to be split across threads
+// over its columns, with many duplicate indices and float updates whose sum
+// depends on the order: bit for bit the interpreter's sums, and the same
+// error for a bad index, on 1 and 2 threads.
+func TestScatterAddSplit(t *testing.T) {
+	x := randArray(gojit.Float32, 1, 0, 64, 4096)
+	upd := randArray(gojit.Float32, 2, 0.1, 300, 4096)
+	idx := indexArray(gojit.Int64, 3, -64, 64, 300)
+	fn := func(x, i, u *gojit.Tensor) *gojit.Tensor { return x.ScatterAdd(i, u.Mul(gojit.Scalar(1.5)), 0) }
+	rf, err := gojit.Compile(fn, gojit.WithInterpreter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := rf.Call(x, idx, upd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := indexArray(gojit.Int64, 3, -64, 64, 300)
+	bad.Int64()[77], bad.Int64()[200] = 64, -65
+	_, wantErr := rf.Call(x, bad, upd)
+	if wantErr == nil {
+		t.Fatal("no error for a bad index")
+	}
+	for _, threads := range []int{1, 2} {
+		f, err := gojit.Compile(fn, gojit.WithThreads(threads))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.Call(x, idx, upd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := diffArrays(got[0], want[0], 0); d != "" {
+			t.Errorf("threads=%d: %s", threads, d)
+		}
+		if _, err := f.Call(x, bad, upd); err == nil || err.Error() != wantErr.Error() {
+			t.Errorf("threads=%d: error %v, want %v", threads, err, wantErr)
+		}
+	}
+}
