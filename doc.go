@@ -121,6 +121,22 @@
 // would not fit in the machine's memory fails with an error naming the op
 // that makes the largest one, rather than ending the process.
 //
+// # Indexing and random numbers
+//
+// Take, TakeAlongAxis and ScatterAdd read and write at positions computed
+// from data, as NumPy's take, take_along_axis and add.at; DynamicSlice cuts
+// a window of static size at run-time offsets, as JAX's dynamic_slice
+// (clamping the offsets, so it never fails). An index out of range never
+// touches memory outside a buffer: Call fails with an error wrapping
+// ErrIndexOutOfRange that names the op, the line that traced it, the index
+// and its position, compiled or interpreted alike (docs/indexing.md).
+//
+// Random numbers are counter-based (Philox-4x32-10, as in JAX and PyTorch):
+// RandomKey makes a key on the host, SplitKey derives keys in traced code,
+// and Uniform, Normal, Bernoulli and RandomInt draw values that depend only
+// on the key and each value's position, never on threads, and are equal
+// bit for bit compiled and interpreted (docs/random.md).
+//
 // # Inspecting
 //
 // Func.Lower returns every stage for one signature: the traced graph with

@@ -22,10 +22,11 @@ package gojit_test
 // exact values is compared with the bound of sumBound (the compiled code
 // reassociates float sums), a float MatMul of exact values with that of
 // matmulBound (fused multiply-adds); anything computed from either only
-// by dtype and shape. Opcode bytes 0xE8 to 0xEF write control flow (Cond,
+// by dtype and shape. Opcode bytes 0xD8 to 0xDF write control flow (Cond,
 // While, ForLoop, a Cond nested in a loop body; fuzz_control_test.go).
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -178,8 +179,12 @@ func (b *fuzzBuilder) step() {
 	op := b.r.next()
 	raw := op >= 0xF0
 	b.raw = raw
-	if op >= 0xE8 && op < 0xF0 {
+	if op >= 0xD8 && op < 0xE0 {
 		b.control() // fuzz_control_test.go
+		return
+	}
+	if op >= 0xE0 && op < 0xF0 {
+		b.indexing(op) // fuzz_index_test.go
 		return
 	}
 	switch op % 8 {
@@ -670,6 +675,12 @@ func checkFuzzProgram(t *testing.T, data []byte) {
 		}
 	}()
 	switch {
+	case cerr != nil && rerr != nil && errors.Is(rerr, gojit.ErrIndexOutOfRange):
+		// An out-of-range index: the same run-time error in both modes.
+		if cerr.Error() != rerr.Error() {
+			t.Fatalf("index errors differ:\ncompiled:    %v\ninterpreted: %v", cerr, rerr)
+		}
+		return
 	case cerr != nil && rerr != nil:
 		// The same trace error in both modes (a panic's stack trace aside).
 		if c, r := firstLines(cerr, 1), firstLines(rerr, 1); c != r {
@@ -761,15 +772,21 @@ func FuzzCompiledVsInterpreter(f *testing.F) {
 		// matmulBound, which the raw op once did not get.
 		{0, 5, 6, 3, 5, 3, 0, 0, 1, 0, 1, 1, 0, 0xF7, 0, 0, 0},
 		// Control flow (fuzz_control_test.go): a Cond on f32[3,4].
-		{0, 4, 5, 1, 0xE8, 0, 0, 0, 0, 1, 2},
+		{0, 4, 5, 1, 0xD8, 0, 0, 0, 0, 1, 2},
 		// A While with a data-dependent cond and a Cond nested in its body.
-		{0, 4, 5, 1, 0xE9, 1, 1, 0, 0, 3, 1, 2, 1},
+		{0, 4, 5, 1, 0xD9, 1, 1, 0, 0, 3, 1, 2, 1},
 		// A ForLoop whose bound comes from an i32 parameter, with a capture.
-		{1, 2, 3, 7, 4, 0, 2, 0xEA, 3, 0, 1, 0, 2, 5},
+		{1, 2, 3, 7, 4, 0, 2, 0xDA, 3, 0, 1, 0, 2, 5},
 		// A zero-trip While over i32[2,3,4].
-		{0, 2, 6, 3, 0xE8, 1, 0, 0, 0, 0, 1, 1, 0},
+		{0, 2, 6, 3, 0xD8, 1, 0, 0, 0, 0, 1, 1, 0},
 		// A While over f32[2,40000], whose body splits across threads.
-		{0, 4, 12, 5, 0xE9, 2, 0, 0, 0, 4, 3, 5, 1, 0xEF, 3, 0, 0, 1, 1, 5},
+		{0, 4, 12, 5, 0xD9, 2, 0, 0, 0, 4, 3, 5, 1, 0xDF, 3, 0, 0, 1, 1, 5},
+		// Indexing and random ops (opcodes 0xE0..0xEF, fuzz_index_test.go):
+		// a take, a bad take, a scatter-add, a dynamic slice, draws.
+		{1, 5, 6, 3, 3, 4, 9, 0xE0, 0, 1, 0, 1, 0xE1, 0, 0, 0, 3, 0xE6, 1, 0, 0, 0, 2, 0xE8, 0, 1, 2, 1, 0xEA, 1, 2, 3, 0xEC, 0, 4, 0xEE, 2, 1, 1},
+		// A take along an empty axis (every index out of range) and a
+		// scatter-add: the compiled gather once read the empty buffer.
+		[]byte("\x0100\x03\x030\t\xe0\x00\x01\x00\x01\xe1\x00\x00\x00\x03\xe6\x01\x00\x00\x00\x02"),
 		// Long mixed program.
 		{2, 4, 6, 1, 3, 4, 2, 4, 7, 3, 1, 0, 0, 2, 5, 0, 1, 1, 3, 0, 4, 0, 1, 2, 6, 1, 1, 2, 0, 5, 1, 0x83, 7, 0, 0, 1, 6, 6, 1, 0, 0, 1, 0, 0, 2, 12, 1, 0, 0},
 	}

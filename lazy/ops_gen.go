@@ -158,6 +158,21 @@ func (t *Tensor) Div(o *Tensor) *Tensor {
 	return c.record(c.use(t).Div(c.use(o)), t, o)
 }
 
+// DynamicSlice is [gojit.Tensor.DynamicSlice], recorded lazily.
+//
+// DynamicSlice is JAX's dynamic_slice: the window of t with the static
+// shape sizes starting at run-time offsets starts, one 0-D integer tensor
+// (or Scalar) per axis. As in JAX a start is clamped to [0, dim-size] so the
+// window always lies inside t: a start past the end gives the last window,
+// a negative one the first. It never fails at run time. A window at crop
+// offsets chosen per call (random crops) is the typical use.
+func (t *Tensor) DynamicSlice(starts []*Tensor, sizes []int) *Tensor {
+	c := enter(append([]*Tensor{t}, starts...)...)
+	defer c.mu.Unlock()
+	startsT := c.uses(starts)
+	return c.record(c.use(t).DynamicSlice(startsT, sizes), append([]*Tensor{t}, starts...)...)
+}
+
 // Equal is [gojit.Tensor.Equal], recorded lazily.
 //
 // Equal returns t == o as Bool.
@@ -568,6 +583,22 @@ func (t *Tensor) Rsqrt() *Tensor {
 	return c.record(c.use(t).Rsqrt(), t)
 }
 
+// ScatterAdd is [gojit.Tensor.ScatterAdd], recorded lazily.
+//
+// ScatterAdd returns a copy of t with updates added at indices along axis:
+// the transpose of Take. updates is broadcast to Take's result shape,
+// t.shape[:axis] + indices.shape + t.shape[axis+1:], and converted to t's
+// dtype; update [a..., j..., b...] is added to element
+// [a..., indices[j...], b...]. Duplicate indices add up: each element is
+// t's value plus its updates in row-major order of the updates, the same
+// order compiled and interpreted (float sums are equal bit for bit). t must
+// not be Bool.
+func (t *Tensor) ScatterAdd(indices *Tensor, updates *Tensor, axis int) *Tensor {
+	c := enter(t, indices, updates)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).ScatterAdd(c.use(indices), c.use(updates), axis), t, indices, updates)
+}
+
 // Sigmoid is [gojit.Tensor.Sigmoid], recorded lazily.
 //
 // Sigmoid returns 1/(1+exp(-t)).
@@ -716,6 +747,32 @@ func (t *Tensor) Sum(axes ...int) *Tensor {
 	return c.record(c.use(t).Sum(axes...), t)
 }
 
+// Take is [gojit.Tensor.Take], recorded lazily.
+//
+// Take gathers along axis, as NumPy's take(t, indices, axis): the result
+// has shape t.shape[:axis] + indices.shape + t.shape[axis+1:], and its
+// element [a..., j..., b...] is t[a..., indices[j...], b...]. indices is an
+// integer tensor (Uint8, Int32 or Int64) or a Scalar; a 0-D index removes
+// the axis, so keys.Take(Scalar(i), 0) is row i of keys.
+func (t *Tensor) Take(indices *Tensor, axis int) *Tensor {
+	c := enter(t, indices)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).Take(c.use(indices), axis), t, indices)
+}
+
+// TakeAlongAxis is [gojit.Tensor.TakeAlongAxis], recorded lazily.
+//
+// TakeAlongAxis is NumPy's take_along_axis(t, indices, axis): indices has
+// t's rank, and the result element at position q is t at q with
+// coordinate axis replaced by indices[q]. Off the axis the two shapes
+// broadcast against each other; along it the result has indices' length.
+// ArgSort-style selections and per-row lookups are written with it.
+func (t *Tensor) TakeAlongAxis(indices *Tensor, axis int) *Tensor {
+	c := enter(t, indices)
+	defer c.mu.Unlock()
+	return c.record(c.use(t).TakeAlongAxis(c.use(indices), axis), t, indices)
+}
+
 // Tanh is [gojit.Tensor.Tanh], recorded lazily.
 //
 // Tanh returns the hyperbolic tangent.
@@ -771,6 +828,18 @@ func (t *Tensor) Var(ddof int, axes ...int) *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
 	return c.record(c.use(t).Var(ddof, axes...), t)
+}
+
+// Bernoulli is [gojit.Bernoulli], recorded lazily.
+//
+// Bernoulli draws Bool values of the given shape, each true with
+// probability p: Uniform(key, ...) < p, with Uniform of p's dtype (Float32
+// for a Scalar or an integer p). p broadcasts to shape, so a per-sample
+// probability is a tensor of shape [batch, 1, ...].
+func Bernoulli(key *Tensor, p *Tensor, shape ...int) *Tensor {
+	c := enter(key, p)
+	defer c.mu.Unlock()
+	return c.record(gojit.Bernoulli(c.use(key), c.use(p), shape...), key, p)
 }
 
 // Concat is [gojit.Concat], recorded lazily.
@@ -856,6 +925,32 @@ func (c *Context) Iota(dt gojit.DType, axis int, shape ...int) *Tensor {
 	return c.adoptConst(gojit.Iota(dt, axis, shape...))
 }
 
+// Normal is [gojit.Normal], recorded lazily.
+//
+// Normal draws standard normal values (mean 0, variance 1) of dtype dt
+// (a float dtype; Float16 and BFloat16 are drawn in Float32 and rounded)
+// and the given shape, by the Box-Muller transform
+// (docs/random.md).
+func Normal(key *Tensor, dt gojit.DType, shape ...int) *Tensor {
+	c := enter(key)
+	defer c.mu.Unlock()
+	return c.record(gojit.Normal(c.use(key), dt, shape...), key)
+}
+
+// RandomInt is [gojit.RandomInt], recorded lazily.
+//
+// RandomInt draws integers uniformly distributed in [lo, hi) of dtype dt
+// (Uint8, Int32 or Int64) and the given shape; lo and hi must be values of
+// dt with lo < hi and hi-lo <= 2^53. Element p is lo + floor(u*(hi-lo)) for
+// u = Uniform(key, Float64, shape...)[p]: exact integer arithmetic on a
+// 53-bit uniform, so each value is off the ideal probability by less than
+// (hi-lo)/2^53 relatively.
+func RandomInt(key *Tensor, lo int64, hi int64, dt gojit.DType, shape ...int) *Tensor {
+	c := enter(key)
+	defer c.mu.Unlock()
+	return c.record(gojit.RandomInt(c.use(key), lo, hi, dt, shape...), key)
+}
+
 // Scalar is [gojit.Scalar], recorded lazily.
 //
 // Scalar returns a weakly typed constant: it takes the dtype of the tensor
@@ -881,6 +976,18 @@ func (c *Context) Scalar(v float64) *Tensor {
 	return c.adoptConst(gojit.Scalar(v))
 }
 
+// SplitKey is [gojit.SplitKey], recorded lazily.
+//
+// SplitKey derives n new keys from key, as an Int32 tensor of shape
+// [n, 2]: row j is key j (keys.Take(Scalar(j), 0) extracts it). The keys
+// are the Philox blocks of key at counters no draw uses, so they and the
+// draws from key are independent.
+func SplitKey(key *Tensor, n int) *Tensor {
+	c := enter(key)
+	defer c.mu.Unlock()
+	return c.record(gojit.SplitKey(c.use(key), n), key)
+}
+
 // Stack is [gojit.Stack], recorded lazily.
 //
 // Stack joins tensors of one shape along a new axis (numpy.stack): the
@@ -891,6 +998,21 @@ func Stack(axis int, ts ...*Tensor) *Tensor {
 	defer c.mu.Unlock()
 	tsT := c.uses(ts)
 	return c.record(gojit.Stack(axis, tsT...), ts...)
+}
+
+// Uniform is [gojit.Uniform], recorded lazily.
+//
+// Uniform draws values uniformly distributed in [0, 1) of dtype dt
+// and the given shape. A Float32 value is a multiple of 2^-24 (the top 24
+// bits of a random word), a Float64 one of 2^-53; a Float16 one is the
+// Float32 draw truncated to a multiple of 2^-11, a BFloat16 one to a
+// multiple of 2^-8.
+// Element p (row-major) depends only on key and p, so Uniform over a longer
+// shape extends a shorter one.
+func Uniform(key *Tensor, dt gojit.DType, shape ...int) *Tensor {
+	c := enter(key)
+	defer c.mu.Unlock()
+	return c.record(gojit.Uniform(c.use(key), dt, shape...), key)
 }
 
 // Where is [gojit.Where], recorded lazily.

@@ -38,6 +38,10 @@ type Module struct {
 	RangeEntry string
 	// Groups describes each nest's outer loop, in execution order.
 	Groups []Group
+	// ErrorSlot is the index in args of the error slot, after the
+	// buffers of Slots, when some group checks indices (indexing.go);
+	// -1 when none does.
+	ErrorSlot int
 }
 
 // Group is one loop nest as the runtime sees it: one fused group, or
@@ -173,6 +177,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 	var groups []Group
 	nontemporal, anySplit := false, false
 	md := &metadata{}
+	errSlot := -1 // the error slot's index in args (indexing.go), when some group checks indices
 	for gi, nest := range p.Nests {
 		gr := &unit{argName: map[ir.Value]string{}}
 		gr.target = t
@@ -219,6 +224,11 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			fmt.Fprintf(&out, "ptr noalias %s, ", outName(len(nest), r))
 			actuals = append(actuals, fmt.Sprintf("ptr %%s%d", slot[r]))
 		}
+		if gr.errs {
+			out.WriteString("ptr %err, ")
+			actuals = append(actuals, "ptr %serr")
+			errSlot = len(slots)
+		}
 		if d != nil {
 			fmt.Fprintf(&out, "i64 %%start, i64 %%end, i64 %%size) #1 {\n")
 		} else {
@@ -258,6 +268,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		fmt.Fprintf(&out, "  %%p%d = getelementptr inbounds ptr, ptr %%args, i64 %d\n", i, i)
 		fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
 	}
+	loadErrSlot(&out, errSlot)
 	for _, c := range calls {
 		out.WriteString(c)
 	}
@@ -270,6 +281,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			fmt.Fprintf(&out, "  %%p%d = getelementptr inbounds ptr, ptr %%args, i64 %d\n", i, i)
 			fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
 		}
+		loadErrSlot(&out, errSlot)
 		fmt.Fprintf(&out, "  switch i64 %%group, label %%done [\n%s  ]\n", strings.Join(cases, ""))
 		for _, c := range rangeCalls {
 			out.WriteString(c)
@@ -300,7 +312,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		used = slices.Compact(used)
 		fmt.Fprintf(&out, "\n@llvm.compiler.used = appending global [%d x ptr] [%s], section \"llvm.metadata\"\n", len(used), strings.Join(used, ", "))
 	}
-	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups}, nil
+	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot}, nil
 }
 
 // smallNest is the most elements a nest may compute and still be kept
@@ -349,6 +361,9 @@ type unit struct {
 	// fenceAtEnd asks for a fence after the nest's loop over rows, which
 	// orders the streaming stores of its groups.
 	fenceAtEnd bool
+	// errs reports that the function checks indices and takes the error
+	// slot as its last pointer parameter, %err (indexing.go).
+	errs bool
 }
 
 // localRow is the scratch buffer of a row-local value: buf holds one row,
@@ -377,6 +392,12 @@ func (gr *group) emitBody() int {
 		return gr.emitScan(n)
 	case ir.KindSort:
 		return gr.emitSort(n)
+	case ir.KindScatter:
+		return gr.emitScatter(n)
+	case ir.KindRandom:
+		if gr.blockwise(n) {
+			return gr.emitUniformRoot(n) // random.go
+		}
 	}
 	if mm := gr.p.MatMul[gr.p.Group[gr.root]]; mm >= 0 {
 		return gr.emitMatMul(&gr.g.Nodes[mm]) // with the root as its epilogue
@@ -609,6 +630,8 @@ func (gr *group) compute(v ir.Value, ix *index) string {
 		return gr.ins("select i1 %s, %s %s, %s %s", c, t, a, t, b)
 	case ir.KindLayout:
 		return gr.layout(v, n, ix)
+	case ir.KindGather, ir.KindDynamicSlice, ir.KindRandom:
+		return gr.computeIndexing(v, n, ix) // indexing.go
 	}
 	panic(fmt.Sprintf("%s cannot be computed inside a fused loop", ir.FormatNode(gr.g, v)))
 }

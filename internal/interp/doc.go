@@ -224,11 +224,25 @@
 // (so an f64 is rounded twice); a cast from a half widens it exactly to
 // f32 and continues as a cast from f32. internal/half implements the two
 // roundings.
+// take axes=[a], take_along_axis axes=[a], scatter_add axes=[a],
+// dynamic_slice (indexing.go): an index i along an axis of size d is valid
+// for -d <= i < d (negative counts from the end); scatter_add adds the
+// updates in their row-major order, each element x + u1 + u2 + ... rounded
+// after every add; dynamic_slice clamps each start to [0, d-size].
+//
+// random_uniform, random_normal, split_key (random.go): pure functions of
+// the key and the element's row-major position through Philox-4x32-10
+// (internal/philox); random_normal uses Log01 and Cos2Pi, formulas the
+// code generator emits operation for operation, so compiled draws are
+// equal bit for bit.
 //
 // # Errors
 //
 // Run verifies the graph with ir.Verify and validates the inputs (count, Go
 // slice type, length) before evaluating anything, naming the offending
 // input. It never panics: an unexpected failure inside an op is recovered
-// and returned as an error naming the node.
+// and returned as an error naming the node. An out-of-range index is an
+// *ir.IndexError (wrapping ir.ErrIndexOutOfRange) for the first invalid
+// index in node order, then row-major order of the index tensor, which is
+// the error compiled code reports too.
 package interp

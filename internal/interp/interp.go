@@ -255,6 +255,12 @@ func run(g *ir.Graph, inputs []any) (outs []any, err error) {
 			for j, a := range n.Args {
 				args[j] = vals[a]
 			}
+			if isIndexing(n.Op) { // indexing.go: ops that can fail at run time
+				if vals[i], err = evalIndexing(g, ir.Value(i), n, args); err != nil {
+					return nil, err
+				}
+				break
+			}
 			vals[i] = eval(g, n, args)
 		}
 		if lastUse[i] < 0 && !isOut[i] {

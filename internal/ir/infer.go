@@ -141,6 +141,9 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 		}
 		out := append(a.Shape[:ra-1].Clone(), b.Shape[rb-1])
 		return a.DType, out, nil
+
+	case KindGather, KindScatter, KindDynamicSlice, KindRandom:
+		return inferIndexing(n, args)
 	}
 	return 0, nil, errors.New("unknown op kind")
 }
@@ -164,8 +167,17 @@ func checkArity(op Op, n int) error {
 		want = 1
 	case KindBinary, KindCompare, KindMatMul:
 		want = 2
-	case KindSelect:
+	case KindSelect, KindScatter:
 		want = 3
+	case KindGather:
+		want = 2
+	case KindRandom:
+		want = 1
+	case KindDynamicSlice:
+		if n < 1 {
+			return errors.New("needs at least one operand")
+		}
+		return nil
 	case KindLayout:
 		if op == OpConcat {
 			if n < 1 {

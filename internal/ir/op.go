@@ -98,6 +98,22 @@ const (
 	// positions of that order, ties in index order (a stable sort).
 	OpSort
 	OpArgSort
+	// Indexing and randomness (indexing.go; docs/indexing.md, docs/random.md).
+
+	// %v = take %x, %idx axes=[1] : f32[4,6,5]   x[..., idx[j...], ...]: x.shape[:a] + idx.shape + x.shape[a+1:]
+	OpTake
+	// %v = take_along_axis %x, %idx axes=[1] : f32[4,3]   shapes equal off the axis; the result has idx's shape
+	OpTakeAlongAxis
+	// %v = scatter_add %x, %idx, %upd axes=[0] : f32[10,4]   x with upd added at idx (updates shaped as take's result)
+	OpScatterAdd
+	// %v = dynamic_slice %x, %s0, %s1 : f32[2,3]   one 0-D integer start per axis, clamped to [0, dim-size]
+	OpDynamicSlice
+	// %v = random_uniform %key : f32[8]           key is i32[2]; values in [0, 1)
+	OpRandomUniform
+	// %v = random_normal %key : f32[8]            standard normal (Box-Muller)
+	OpRandomNormal
+	// %v = split_key %key : i32[4,2]              4 new keys derived from key
+	OpSplitKey
 
 	numOps
 )
@@ -122,6 +138,11 @@ const (
 	KindGet            // get: one result of a control-flow op
 	KindScan           // cumsum, cumprod along one axis (issue 10)
 	KindSort           // sort, argsort along one axis (issue 10)
+
+	KindGather       // take, take_along_axis: read at data-dependent positions, bounds-checked
+	KindScatter      // scatter_add: accumulate at data-dependent positions, bounds-checked
+	KindDynamicSlice // dynamic_slice: a window at run-time offsets, clamped
+	KindRandom       // random_uniform, random_normal, split_key: pure functions of (key, position)
 )
 
 // OpInfo is the metadata of one op.
@@ -193,10 +214,17 @@ var opTable = [numOps]OpInfo{
 	OpErf:   {Name: "erf", Kind: KindUnary, FloatOnly: true},
 	OpMod:   {Name: "mod", Kind: KindBinary, NoBool: true},
 
-	OpCumSum:  {Name: "cumsum", Kind: KindScan, NoBool: true},
-	OpCumProd: {Name: "cumprod", Kind: KindScan, NoBool: true},
-	OpSort:    {Name: "sort", Kind: KindSort, NoBool: true},
-	OpArgSort: {Name: "argsort", Kind: KindSort, NoBool: true},
+	OpCumSum:        {Name: "cumsum", Kind: KindScan, NoBool: true},
+	OpCumProd:       {Name: "cumprod", Kind: KindScan, NoBool: true},
+	OpSort:          {Name: "sort", Kind: KindSort, NoBool: true},
+	OpArgSort:       {Name: "argsort", Kind: KindSort, NoBool: true},
+	OpTake:          {Name: "take", Kind: KindGather},
+	OpTakeAlongAxis: {Name: "take_along_axis", Kind: KindGather},
+	OpScatterAdd:    {Name: "scatter_add", Kind: KindScatter, NoBool: true},
+	OpDynamicSlice:  {Name: "dynamic_slice", Kind: KindDynamicSlice},
+	OpRandomUniform: {Name: "random_uniform", Kind: KindRandom},
+	OpRandomNormal:  {Name: "random_normal", Kind: KindRandom},
+	OpSplitKey:      {Name: "split_key", Kind: KindRandom},
 }
 
 // Info returns the op's metadata.

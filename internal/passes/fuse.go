@@ -78,6 +78,8 @@ func Fuse(g *ir.Graph) *Plan {
 		group[i] = unassigned
 	}
 	forced := make([]bool, n)
+	// full[v]: v's group reads every element of v (indexing.go).
+	full := make([]bool, n)
 	epilogue := make(map[int]ir.Value) // group root -> its fused matmul
 	for i := n - 1; i >= 0; i-- {
 		nd := &g.Nodes[i]
@@ -111,6 +113,9 @@ func Fuse(g *ir.Graph) *Plan {
 				}
 			}
 		}
+		if nd.Op.Kind() == ir.KindScatter {
+			root = true
+		}
 		if !root && group[i] == unassigned {
 			seen := -3
 			multi := false
@@ -134,11 +139,18 @@ func Fuse(g *ir.Graph) *Plan {
 				root = true
 			default:
 				group[i] = seen
+				// A gather checks its indices as it reads them: fused, it must
+				// still read every one (see fullRead, indexing.go).
+				full[i] = fullRead(g, ir.Value(i), users[i], full)
+				if nd.Op.Kind() == ir.KindGather && !full[i] {
+					root = true
+				}
 			}
 		}
 		if root {
 			p.Materialized[i] = true
 			group[i] = i
+			full[i] = true
 		}
 		// Operands that must not be recomputed inside this node's loop.
 		for _, a := range nd.Args {
@@ -148,6 +160,8 @@ func Fuse(g *ir.Graph) *Plan {
 			case nd.Op == ir.OpMatMul, nd.Op == ir.OpArgSort: // argsort reads its keys in any order
 				forced[a] = true
 			case nd.Op == ir.OpBroadcast && !cheap && an.Shape.Size() < nd.Shape.Size():
+				forced[a] = true
+			case !cheap && indexingForces(nd, a):
 				forced[a] = true
 			}
 		}

@@ -102,6 +102,8 @@ func groupRows(g *ir.Graph, r ir.Value) int {
 	switch n.Op.Kind() {
 	case ir.KindMatMul, ir.KindScan, ir.KindSort: // a scan or sort reads its own results
 		return -1
+	case ir.KindGather, ir.KindScatter, ir.KindDynamicSlice, ir.KindRandom:
+		return -1 // indexing.go: no nest over rows
 	case ir.KindReduce, ir.KindArgReduce:
 		if slices.Contains(n.Axes, 0) {
 			return -1
@@ -165,9 +167,9 @@ func (p *Plan) rowReads(r ir.Value, rows int) []rowRead {
 		case ir.KindReduce, ir.KindArgReduce:
 			walk(n.Args[0], aligned && !slices.Contains(n.Axes, 0))
 			return
-		case ir.KindMatMul:
+		case ir.KindMatMul, ir.KindGather, ir.KindScatter, ir.KindDynamicSlice, ir.KindRandom:
 			for _, a := range n.Args {
-				walk(a, false)
+				walk(a, false) // read at other rows, or at data-dependent ones
 			}
 			return
 		case ir.KindLayout:

@@ -213,6 +213,7 @@ const (
 	fromInput sourceKind = iota
 	fromOutput
 	fromTemp
+	fromError // the frame's error slot (indexerr.go)
 )
 
 type source struct {
@@ -232,6 +233,7 @@ type frame struct {
 	args  []unsafe.Pointer
 	temps [][]uint64
 	pin   runtime.Pinner
+	errs  []uint64 // the error slot of kernels that check indices (indexerr.go)
 }
 
 // Interpreted reports whether e runs in the interpreter.
@@ -294,11 +296,12 @@ func (e *Executable) RunAcquired(ins, outs []unsafe.Pointer, o RunOptions) error
 	}
 	switch {
 	case len(e.slots) == 0:
-	case len(e.tempBytes) == 0 && e.Dynamic == nil && threads == 1 && len(e.slots) <= llvm.MaxDirect:
+	case len(e.tempBytes) == 0 && e.Dynamic == nil && threads == 1 && len(e.slots) <= llvm.MaxDirect && e.Module.ErrorSlot < 0:
 		// The common small call: no temporaries, so no frame.
 		e.callDirect(nil, ins, outs)
 	default:
 		fr := e.frames.Get().(*frame)
+		fr.clearErrs()
 		switch {
 		case e.Dynamic != nil:
 			e.Dynamic.growTemps(fr, b)
@@ -310,7 +313,11 @@ func (e *Executable) RunAcquired(ins, outs []unsafe.Pointer, o RunOptions) error
 		default:
 			e.callPinned(fr, ins, outs)
 		}
+		err := e.indexError(fr)
 		e.frames.Put(fr)
+		if err != nil {
+			return err
+		}
 	}
 	for i, c := range e.copies {
 		var src unsafe.Pointer
@@ -336,6 +343,8 @@ func (e *Executable) slotPointer(fr *frame, s source, ins, outs []unsafe.Pointer
 		return ins[s.i]
 	case fromOutput:
 		return outs[s.i]
+	case fromError:
+		return fr.errSlot()
 	}
 	if t := fr.temps[s.i]; len(t) > 0 {
 		return unsafe.Pointer(&t[0])
@@ -719,6 +728,9 @@ func planLayout(g *ir.Graph, mod *codegen.Module) (slots []source, tempBytes []i
 		n := g.Node(v)
 		slots = append(slots, source{fromTemp, len(tempBytes)})
 		tempBytes = append(tempBytes, n.Shape.Size()*n.DType.Size())
+	}
+	if mod.ErrorSlot >= 0 {
+		slots = append(slots, source{kind: fromError})
 	}
 	for j, v := range g.Outputs {
 		n := g.Node(v)

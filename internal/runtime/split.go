@@ -16,6 +16,10 @@ func opWeight(op ir.Op) int {
 		return 20
 	case ir.OpDiv, ir.OpSqrt, ir.OpRsqrt:
 		return 2
+	case ir.OpRandomUniform, ir.OpSplitKey: // ten Philox rounds (a quarter of one per element for a uniform root)
+		return 10
+	case ir.OpRandomNormal: // Philox, then a log, a sqrt and a cos in float64
+		return 40
 	}
 	return 0
 }
