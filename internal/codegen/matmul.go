@@ -96,8 +96,15 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	if K == 0 {
 		full, cols = 0, 0 // the row loop writes the zeros
 	}
+	// The columns right of the whole vectors, fewer than a vector's lanes,
+	// form a tail panel of narrower vectors (its sums are the row loop's,
+	// bit for bit: the same fused multiply-adds in the same order of k).
+	tailW := 0
+	if K > 0 {
+		tailW = N - cols
+	}
 	pr := M % mmRows
-	if cols == 0 {
+	if cols == 0 && tailW == 0 {
 		pr = 0
 	}
 	// covered is the rows the tiles compute: the chunk's rows when the
@@ -107,7 +114,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		covered = rows
 	}
 
-	if cols > 0 {
+	if cols > 0 || tailW > 0 {
 		// Blocks of k hold mmKC 4-byte elements (half as many 8-byte
 		// ones), so the packed blocks take the same bytes for every dtype.
 		kc := min(mmKC*4/max(dt.Size(), 4), K)
@@ -147,7 +154,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 			mm.tile(t.iv, "", i0, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
 			partial(func(i0 string) { mm.tile(tiles, "", i0, j0, kLen, first, pr) })
-			mm.epilogueAfterK(lastK, r0, rows, j0, lanes)
+			mm.epilogueAfterK(lastK, r0, rows, j0, mm.w())
 		}
 		if full > 0 {
 			mm.nv = mmVecs
@@ -159,9 +166,14 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 			mm.nv = (cols - full) / lanes
 			panels(strconv.Itoa(full))
 		}
+		if tailW > 0 {
+			mm.nv, mm.width = 1, tailW
+			panels(strconv.Itoa(cols))
+			mm.width = 0
+		}
 		gr.closeLoop(kb)
 	}
-	if cols < N {
+	if cols < N && tailW == 0 {
 		// The columns right of the last panel, for the tiled rows.
 		t := gr.openLoop("0", covered)
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
@@ -208,9 +220,13 @@ type mmCtx struct {
 	apack               string   // the packed block of the chunk's rows of A
 	kc                  int      // the length of a block of k
 	nv                  int      // vectors in the current panel (mmVecs but for the last)
-	mm                  ir.Value // the fused matmul when epilogue, else -1
-	epilogue            bool     // the group's root is an epilogue of mm
-	epis                int      // epilogue positions emitted, for their keys
+	// width is the lanes of the current panel's vectors when it is the
+	// tail panel, narrower than a whole vector (0: lanes; see w).
+	width    int
+	accsBy   map[int][]string // accumulator allocas of the tail panel's width
+	mm       ir.Value         // the fused matmul when epilogue, else -1
+	epilogue bool             // the group's root is an epilogue of mm
+	epis     int              // epilogue positions emitted, for their keys
 }
 
 // applyEpilogue replaces elements [jlo, jhi) of row i (within the batch's
@@ -258,11 +274,11 @@ func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 	k.noUnroll = true // see row
 	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %s", k0, k.iv), mm.N))
 	src = gr.ins("add nuw nsw i64 %s, %s", src, j0)
-	dst := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.lanes)
+	dst := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.w())
 	for v := range mm.nv {
-		sp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.B, gr.ins("add nuw nsw i64 %s, %d", src, v*mm.lanes))
+		sp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.B, gr.ins("add nuw nsw i64 %s, %d", src, v*mm.w()))
 		x := gr.ins("load %s, ptr %s, align %d", vt, sp, mm.dt.Size())
-		dp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", dst, v*mm.lanes))
+		dp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", dst, v*mm.w()))
 		gr.stmt("store %s %s, ptr %s, align %d", vt, x, dp, mm.dt.Size())
 	}
 	gr.closeLoop(k)
@@ -298,7 +314,16 @@ func (mm *mmCtx) packTile(tl, sub, i0 string, nr int, k0, kLen string) {
 	}
 }
 
-func (mm *mmCtx) vec() string { return fmt.Sprintf("<%d x %s>", mm.lanes, regType(mm.dt)) }
+func (mm *mmCtx) vec() string { return fmt.Sprintf("<%d x %s>", mm.w(), regType(mm.dt)) }
+
+// w is the lanes of the current panel's vectors: a whole vector, or the
+// tail panel's width.
+func (mm *mmCtx) w() int {
+	if mm.width > 0 {
+		return mm.width
+	}
+	return mm.lanes
+}
 
 func (mm *mmCtx) zero() string {
 	if mm.dt.IsFloat() {
@@ -326,39 +351,51 @@ func (mm *mmCtx) slot(tl, sub string) string {
 // rows), B from the packed panel; sub is as for packTile.
 func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
-	if mm.accs == nil {
+	accs := mm.accs
+	if mm.width > 0 {
+		accs = mm.accsBy[mm.width]
+	}
+	if accs == nil {
 		for range mmRows * mmVecs {
-			mm.accs = append(mm.accs, gr.alloca(vt))
+			accs = append(accs, gr.alloca(vt))
+		}
+		if mm.width > 0 {
+			if mm.accsBy == nil {
+				mm.accsBy = map[int][]string{}
+			}
+			mm.accsBy[mm.width] = accs
+		} else {
+			mm.accs = accs
 		}
 	}
 	outPtr := func(r, v int) string {
 		i := gr.ins("add nuw nsw i64 %s, %d", i0, r)
 		o := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
 		o = gr.ins("add nuw nsw i64 %s, %s", o, j0)
-		return gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, gr.out, gr.ins("add nuw nsw i64 %s, %d", o, v*mm.lanes))
+		return gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, gr.out, gr.ins("add nuw nsw i64 %s, %d", o, v*mm.w()))
 	}
 	for r := range nr {
 		for v := range mm.nv {
 			old := gr.ins("load %s, ptr %s, align %d", vt, outPtr(r, v), mm.dt.Size())
 			init := gr.ins("select i1 %s, %s zeroinitializer, %s %s", first, vt, vt, old)
-			gr.stmt("store %s %s, ptr %s", vt, init, mm.accs[r*mmVecs+v])
+			gr.stmt("store %s %s, ptr %s", vt, init, accs[r*mmVecs+v])
 		}
 	}
 	aTile := mm.slot(tl, sub)
 	k := gr.openLoop("0", kLen)
 	aK := gr.ins("add nuw nsw i64 %s, %s", aTile, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr))
-	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.lanes)
+	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.w())
 	var bv []string
 	for v := range mm.nv {
-		p := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", bRow, v*mm.lanes))
+		p := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.pack, gr.ins("add nuw nsw i64 %s, %d", bRow, v*mm.w()))
 		bv = append(bv, gr.ins("load %s, ptr %s, align %d", vt, p, mm.dt.Size()))
 	}
 	for r := range nr {
 		a := gr.loadAt(mm.dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", aK, r))
 		one := gr.ins("insertelement %s poison, %s %s, i64 0", vt, t, a)
-		splat := gr.ins("shufflevector %s %s, %s poison, <%d x i32> zeroinitializer", vt, one, vt, mm.lanes)
+		splat := gr.ins("shufflevector %s %s, %s poison, <%d x i32> zeroinitializer", vt, one, vt, mm.w())
 		for v := range mm.nv {
-			acc := mm.accs[r*mmVecs+v]
+			acc := accs[r*mmVecs+v]
 			cur := gr.ins("load %s, ptr %s", vt, acc)
 			gr.stmt("store %s %s, ptr %s", vt, mm.mulAdd(vt, splat, bv[v], cur), acc)
 		}
@@ -366,7 +403,7 @@ func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 	gr.closeLoop(k)
 	for r := range nr {
 		for v := range mm.nv {
-			gr.stmt("store %s %s, ptr %s, align %d", vt, gr.ins("load %s, ptr %s", vt, mm.accs[r*mmVecs+v]), outPtr(r, v), mm.dt.Size())
+			gr.stmt("store %s %s, ptr %s, align %d", vt, gr.ins("load %s, ptr %s", vt, accs[r*mmVecs+v]), outPtr(r, v), mm.dt.Size())
 		}
 	}
 }
@@ -409,7 +446,7 @@ func (mm *mmCtx) mulAdd(t, x, y, acc string) string {
 	}
 	suffix := intrinsicSuffix(mm.dt)
 	if t != regType(mm.dt) {
-		suffix = fmt.Sprintf("v%d%s", mm.lanes, suffix)
+		suffix = fmt.Sprintf("v%d%s", mm.w(), suffix)
 	}
 	name := "llvm.fmuladd." + suffix
 	gr.declare(name, fmt.Sprintf("declare %s @%s(%s, %s, %s)", t, name, t, t, t))
