@@ -37,6 +37,7 @@ test: deps
 	$(GO) test -count=1 ./...
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'Concurrent|Race' . ./internal/llvm ./internal/runtime ./internal/diskcache
+	$(GO) test -count=1 -race -short ./lazy ./pipeline ./dataset
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCompiledVsInterpreter$$' -fuzztime $(FUZZTIME) .
 
 bench: deps
