@@ -209,29 +209,15 @@ func writeTypes(b *strings.Builder, ts []Type) {
 // control parses a control-flow node whose header line (without its
 // trailing " {") is head, then its regions.
 func (p *lineParser) control(g *Graph, head string) error {
-	var n Node
-	if body, pos, ok := strings.Cut(head, "@"); ok {
-		head, n.Pos = strings.TrimSpace(body), strings.TrimSpace(pos)
-	}
-	lhs, rhs, ok := strings.Cut(head, "=")
-	if !ok {
-		return fmt.Errorf("expected %%N = op")
-	}
-	id, err := parseRef(strings.TrimSpace(lhs))
+	n, body, typ, err := nodeLine(g, head, "(types)")
 	if err != nil {
 		return err
 	}
-	if int(id) != len(g.Nodes) {
-		return fmt.Errorf("node %%%d out of order: expected %%%d", id, len(g.Nodes))
-	}
-	body, typ, ok := strings.Cut(rhs, " : ")
-	if !ok {
-		return fmt.Errorf("missing \" : (types)\"")
-	}
-	declared, err := parseTypes(strings.TrimSpace(typ))
+	declared, err := parseTypes(typ)
 	if err != nil {
 		return err
 	}
+	var ok bool
 	fields := strings.Fields(body)
 	if len(fields) == 0 {
 		return fmt.Errorf("missing op")

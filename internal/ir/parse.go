@@ -100,27 +100,38 @@ func (p *lineParser) body(g *Graph) (string, error) {
 	}
 }
 
-func parseNode(g *Graph, line string) error {
-	var n Node
-	if body, pos, ok := strings.Cut(line, "@"); ok {
-		line, n.Pos = strings.TrimSpace(body), strings.TrimSpace(pos)
+// nodeLine splits the line of node number len(g.Nodes), "%N = body : typ
+// @pos", into a node holding its position, and body and typ; what names
+// the type ("type", or "(types)" for a control-flow op) goes in the error
+// for a missing one.
+func nodeLine(g *Graph, line, what string) (n Node, body, typ string, err error) {
+	if b, pos, ok := strings.Cut(line, "@"); ok {
+		line, n.Pos = strings.TrimSpace(b), strings.TrimSpace(pos)
 	}
 	lhs, rhs, ok := strings.Cut(line, "=")
 	if !ok {
-		return fmt.Errorf("expected %%N = op")
+		return n, "", "", fmt.Errorf("expected %%N = op")
 	}
 	id, err := parseRef(strings.TrimSpace(lhs))
 	if err != nil {
-		return err
+		return n, "", "", err
 	}
 	if int(id) != len(g.Nodes) {
-		return fmt.Errorf("node %%%d out of order: expected %%%d", id, len(g.Nodes))
+		return n, "", "", fmt.Errorf("node %%%d out of order: expected %%%d", id, len(g.Nodes))
 	}
-	body, typ, ok := strings.Cut(rhs, " : ")
+	body, typ, ok = strings.Cut(rhs, " : ")
 	if !ok {
-		return fmt.Errorf("missing \" : type\"")
+		return n, "", "", fmt.Errorf("missing \" : %s\"", what)
 	}
-	if n.DType, n.Shape, err = parseType(strings.TrimSpace(typ)); err != nil {
+	return n, body, strings.TrimSpace(typ), nil
+}
+
+func parseNode(g *Graph, line string) error {
+	n, body, typ, err := nodeLine(g, line, "type")
+	if err != nil {
+		return err
+	}
+	if n.DType, n.Shape, err = parseType(typ); err != nil {
 		return err
 	}
 	fields := strings.Fields(body)
