@@ -44,15 +44,16 @@ var machineMemory = sync.OnceValue(func() int64 {
 	return mem
 })
 
+// alwaysFits is a size of results and intermediates every machine gojit
+// runs on has: calls needing no more are not checked against
+// machineMemory, which reads two files the first time.
+const alwaysFits = 64 << 20
+
 // checkMemory fails when the buffers exe allocates for one call cannot fit
 // in the machine's memory: its results (at dynamic size b) and, compiled,
 // its arena of intermediates (at size b), or, interpreted, its largest
 // value.
 func checkMemory(exe *runtime.Executable, outs []outSpec, b int) error {
-	limit := machineMemory()
-	if limit == 0 {
-		return nil
-	}
 	var results int64
 	var node *ir.Node // the op making the largest buffer, of shape bigShape
 	var bigShape ir.Shape
@@ -80,7 +81,11 @@ func checkMemory(exe *runtime.Executable, outs []outSpec, b int) error {
 		temps = int64(exe.ArenaBytesAt(b))
 	}
 	total := results + temps
-	if total <= limit {
+	if total <= alwaysFits {
+		return nil // no need to read the machine's memory (a fresh process's first call)
+	}
+	limit := machineMemory()
+	if limit == 0 || total <= limit {
 		return nil
 	}
 	msg := fmt.Sprintf("needs %s of memory for one call (%s of results, %s of intermediate values), more than this machine's %s",
