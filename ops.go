@@ -2,6 +2,7 @@ package gojit
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
@@ -83,7 +84,7 @@ func broadcastAll(tr *tracer, op string, pcs [6]uintptr, ts ...*Tensor) (ir.Shap
 		if t.weak {
 			continue
 		}
-		s, ok := ir.BroadcastShapes(shape, t.Shape())
+		s, ok := ir.BroadcastShapes(shape, t.shape())
 		if !ok {
 			var shapes []string
 			for _, u := range ts {
@@ -96,7 +97,9 @@ func broadcastAll(tr *tracer, op string, pcs [6]uintptr, ts ...*Tensor) (ir.Shap
 		}
 		shape = s
 	}
-	return shape, true
+	// BroadcastShapes may return one of its operands, here a node's own
+	// shape: the caller gets a copy it may keep.
+	return slices.Clone(shape), true
 }
 
 // broadcast stretches t to shape, turning a weak scalar into a const.

@@ -67,6 +67,14 @@ func (t *Tensor) Shape() []int {
 	return slices.Clone(t.tr.g.Nodes[t.v].Shape)
 }
 
+// shape is Shape without the copy, for reading only: it is the node's own.
+func (t *Tensor) shape() ir.Shape {
+	if t == nil || t.tr == nil || t.v == poison {
+		return ir.Shape{}
+	}
+	return t.tr.g.Nodes[t.v].Shape
+}
+
 // Rank is the number of dimensions.
 func (t *Tensor) Rank() int { return len(t.Shape()) }
 
