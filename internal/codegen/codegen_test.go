@@ -95,10 +95,36 @@ var goldenCases = map[string]string{
 }`,
 }
 
+// checkGolden compares text with testdata/NAME.ll, or rewrites that file
+// under -update.
+func checkGolden(t *testing.T, name, text string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".ll")
+	if *update {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/codegen -update to create it)", err)
+	}
+	if text != string(want) {
+		t.Errorf("generated IR differs from %s (run with -update if the change is intended):\n%s", path, firstDiff(string(want), text))
+	}
+}
+
 // generate parses a golden case and lowers it.
 func generate(t *testing.T, name string) *codegen.Module {
 	t.Helper()
-	g, err := ir.Parse(goldenCases[name])
+	return generateText(t, name, goldenCases[name])
+}
+
+// generateText parses the graph text and lowers it with entry k_NAME.
+func generateText(t *testing.T, name, text string) *codegen.Module {
+	t.Helper()
+	g, err := ir.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,20 +140,7 @@ func TestGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			mod := generate(t, name)
 			checkStructure(t, mod)
-			path := filepath.Join("testdata", name+".ll")
-			if *update {
-				if err := os.WriteFile(path, []byte(mod.Text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/codegen -update to create it)", err)
-			}
-			if mod.Text != string(want) {
-				t.Errorf("generated IR differs from %s (run with -update if the change is intended):\n%s", path, firstDiff(string(want), mod.Text))
-			}
+			checkGolden(t, name, mod.Text)
 		})
 	}
 }

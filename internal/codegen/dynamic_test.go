@@ -2,8 +2,6 @@ package codegen_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -119,20 +117,7 @@ func TestDynamicModules(t *testing.T) {
 			if strings.Contains(dynamicCases[name], "matmul") {
 				return
 			}
-			path := filepath.Join("testdata", name+".ll")
-			if *update {
-				if err := os.WriteFile(path, []byte(a.Text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/codegen -update to create it)", err)
-			}
-			if a.Text != string(want) {
-				t.Errorf("generated IR differs from %s (run with -update if the change is intended):\n%s", path, firstDiff(string(want), a.Text))
-			}
+			checkGolden(t, name, a.Text)
 		})
 	}
 }

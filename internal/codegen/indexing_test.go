@@ -1,14 +1,10 @@
 package codegen_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gojit/gojit/internal/codegen"
-	"github.com/gojit/gojit/internal/ir"
-	"github.com/gojit/gojit/internal/passes"
 )
 
 // indexGoldenCases pin the code of the indexing and random ops in
@@ -53,15 +49,7 @@ var indexGoldenCases = map[string]string{
 
 func generateIndexing(t *testing.T, name string) *codegen.Module {
 	t.Helper()
-	g, err := ir.Parse(indexGoldenCases[name])
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := codegen.Generate(passes.Fuse(g), "k_"+name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mod
+	return generateText(t, name, indexGoldenCases[name])
 }
 
 func TestGoldenIndexing(t *testing.T) {
@@ -69,20 +57,7 @@ func TestGoldenIndexing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			mod := generateIndexing(t, name)
 			checkStructure(t, mod)
-			path := filepath.Join("testdata", name+".ll")
-			if *update {
-				if err := os.WriteFile(path, []byte(mod.Text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/codegen -update to create it)", err)
-			}
-			if mod.Text != string(want) {
-				t.Errorf("%s differs from the golden file: %s", name, firstDiff(string(want), mod.Text))
-			}
+			checkGolden(t, name, mod.Text)
 		})
 	}
 }
