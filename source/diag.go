@@ -1,0 +1,73 @@
+package source
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+)
+
+// A Diagnostic is one problem found in user code: where it is and what it is.
+type Diagnostic struct {
+	Pos  token.Position // file:line:col in the user's source (Column counts bytes from 1)
+	Msg  string         // e.g. "map index: not supported in compiled functions"
+	Line string         // the source line at Pos, without its newline ("" if unknown)
+}
+
+// String formats d as
+//
+//	file:line:col: msg
+//	    source line
+//	        ^
+//
+// with tabs in the source line kept, so the caret lines up under the column.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", d.Pos, d.Msg)
+	if d.Line != "" {
+		b.WriteString("\n\t")
+		b.WriteString(d.Line)
+		b.WriteString("\n\t")
+		col := d.Pos.Column - 1
+		for i := 0; i < col && i < len(d.Line); i++ {
+			if d.Line[i] == '\t' {
+				b.WriteByte('\t')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte('^')
+	}
+	return b.String()
+}
+
+// Error is the error returned for user code that cannot be compiled. It lists
+// every problem found, in source order, not only the first.
+type Error struct {
+	Diags []Diagnostic
+}
+
+func (e *Error) Error() string {
+	parts := make([]string, len(e.Diags))
+	for i, d := range e.Diags {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// lineAt returns line (1-based) of src without its newline, or "".
+func lineAt(src []byte, line int) string {
+	if line < 1 {
+		return ""
+	}
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(string(src), '\n')
+		if i < 0 {
+			return ""
+		}
+		src = src[i+1:]
+	}
+	if i := strings.IndexByte(string(src), '\n'); i >= 0 {
+		src = src[:i]
+	}
+	return strings.TrimRight(string(src), "\r")
+}
