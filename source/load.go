@@ -81,3 +81,9 @@ func loadText(filename string, text []byte, name string, _ *config) (*unit, erro
 // check reports every construct of u.fn (and the same-package functions it
 // calls) that cannot be compiled, as an *Error; nil when all can be.
 func check(u *unit) error { return nil }
+
+// loadNamed builds the unit for function name in the package pattern (an
+// import path or a directory), for `gojit dump -func pkg.Name`.
+func loadNamed(pattern, name string, c *config) (*unit, error) {
+	return nil, fmt.Errorf("source: loading %s.%s by name: not implemented yet", pattern, name)
+}
