@@ -1,6 +1,7 @@
 package gojit
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -16,13 +17,20 @@ func chainRef(x, y []float32) []float32 {
 // Call outputs are recycled only once nothing points into them: a slice
 // taken with Float32 keeps its buffer, however many collections and Calls
 // follow, while dropped outputs are reused (and their stale contents fully
-// overwritten).
+// overwritten). Large outputs are recycled one by one, medium ones in
+// slabs, where a kept output must keep its slab's other outputs from
+// being reused under it.
 func TestCallOutputsRecycledSafely(t *testing.T) {
 	f, err := Compile(func(a, b *Tensor) *Tensor { return a.Add(b).Mul(a).Sub(b.Mul(Scalar(0.5))).Relu() })
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 1 << 16 // 256 KiB outputs: recycled
+	for _, n := range []int{1 << 16, 1000, 3000} { // 256 KiB: a buffer each; 4000 and 12000 bytes: slabs
+		t.Run(fmt.Sprint(n), func(t *testing.T) { checkRecycling(t, f, n) })
+	}
+}
+
+func checkRecycling(t *testing.T, f *Func, n int) {
 	xs, ys := make([]float32, n), make([]float32, n)
 	for i := range xs {
 		xs[i], ys[i] = float32(i%101)*0.125, float32(i%7)-3
@@ -38,8 +46,10 @@ func TestCallOutputsRecycledSafely(t *testing.T) {
 	_ = outs
 	hits0 := poolHits()
 	other := FromFloat32(make([]float32, n)) // different inputs: different results
-	for range 40 {
-		runtime.GC()
+	for i := range 40 * slabOutputs {
+		if i%slabOutputs == 0 {
+			runtime.GC()
+		}
 		got, err := f.Call(other, y)
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +66,7 @@ func TestCallOutputsRecycledSafely(t *testing.T) {
 		}
 	}
 	if poolHits() == hits0 {
-		t.Fatal("no Call reused a dropped output buffer after 40 collections")
+		t.Fatalf("no Call reused a dropped output buffer after 40 collections (n=%d)", n)
 	}
 	runtime.KeepAlive(kept)
 }
