@@ -198,10 +198,14 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 // mmChunks is the number of row chunks of an M-row matmul: about one per
 // mmChunk rows, rounded up to a multiple of 4 so that the runtime's even
 // split of the chunks across 2 or 4 threads gives each the same number of
-// tiles, give or take one; at most one per whole tile.
+// tiles, give or take one; at most one per whole tile. Up to 2*mmChunk
+// rows it is at most 2: every chunk packs all of B, which for a small
+// product (GT2's 100x100x100) costs as much as a chunk's arithmetic, so
+// four chunks of 25 rows cost 12% more CPU than two of 50
+// (BenchmarkGT2Split, one thread).
 func mmChunks(M int) int {
 	c := (M + mmChunk - 1) / mmChunk
-	if c > 1 {
+	if c > 2 {
 		c = (c + 3) / 4 * 4
 	}
 	return max(min(c, M/mmRows), 1)

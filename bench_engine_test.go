@@ -1,0 +1,97 @@
+package gojit_test
+
+import (
+	"fmt"
+	"runtime"
+	"syscall"
+	"testing"
+
+	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/internal/bench"
+)
+
+// BenchmarkGT2Split is the GT2 pattern (add → mul → matmul → relu → mean)
+// over 100×100 float32 through CallInto, whole and stage by stage, on
+// one and two threads; cpu-ns/op as for BenchmarkMatMulThreads.
+func BenchmarkGT2Split(b *testing.B) {
+	const n = 100
+	x := gojit.FromFloat32(bench.RandFloat32(n*n, 1), n, n)
+	y := gojit.FromFloat32(bench.RandFloat32(n*n, 2), n, n)
+	stages := []struct {
+		name string
+		fn   any
+		out  []int
+	}{
+		{"full", func(x, y *gojit.Tensor) *gojit.Tensor { return x.Add(y).Mul(x).MatMul(y).Relu().Mean() }, nil},
+		{"addmul", func(x, y *gojit.Tensor) *gojit.Tensor { return x.Add(y).Mul(x) }, []int{n, n}},
+		{"matmul", func(x, y *gojit.Tensor) *gojit.Tensor { return x.MatMul(y) }, []int{n, n}},
+		{"relumean", func(x, y *gojit.Tensor) *gojit.Tensor { return x.Relu().Mean() }, nil},
+	}
+	for _, s := range stages {
+		for _, th := range []int{1, 2} {
+			f, err := gojit.Compile(s.fn, gojit.WithThreads(th))
+			if err != nil {
+				b.Fatal(err)
+			}
+			out := gojit.New(gojit.Float32, s.out...)
+			if err := f.CallInto([]*gojit.Array{out}, x, y); err != nil { // compile outside the loop
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/threads=%d", s.name, th), func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				c0 := threadCPU()
+				for b.Loop() {
+					if err := f.CallInto([]*gojit.Array{out}, x, y); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(threadCPU()-c0)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}
+
+// threadCPU is the CPU time the calling OS thread has used, in ns: unlike
+// wall time it does not count the time other processes hold the CPU.
+func threadCPU() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// BenchmarkMatMulThreads is relu(a·w + bias) for n×n float32 on one and two
+// threads; cpu-ns/op is the calling thread's CPU time, which on one thread
+// is the kernel's whole cost, and unlike wall time does not count the time
+// other processes hold the CPU.
+func BenchmarkMatMulThreads(b *testing.B) {
+	for _, n := range []int{256, 1024} {
+		a := gojit.FromFloat32(bench.RandFloat32(n*n, 9), n, n)
+		w := gojit.FromFloat32(bench.RandFloat32(n*n, 10), n, n)
+		bias := gojit.FromFloat32(bench.RandFloat32(n, 11), n)
+		for _, th := range []int{1, 2} {
+			f, err := gojit.Compile(func(a, w, bias *gojit.Tensor) *gojit.Tensor { return a.MatMul(w).Add(bias).Relu() }, gojit.WithThreads(th))
+			if err != nil {
+				b.Fatal(err)
+			}
+			out := []*gojit.Array{gojit.New(gojit.Float32, n, n)}
+			if err := f.CallInto(out, a, w, bias); err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("n=%d/threads=%d", n, th), func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				c0 := threadCPU()
+				for b.Loop() {
+					if err := f.CallInto(out, a, w, bias); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(threadCPU()-c0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(2*float64(n)*float64(n)*float64(n)/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
