@@ -42,6 +42,10 @@ type Module struct {
 	// buffers of Slots, when some group checks indices (indexing.go);
 	// -1 when none does.
 	ErrorSlot int
+	// Scratch lists the buffers the module needs besides its values
+	// (matmul_pack.go); args points to them after Slots and the error
+	// slot, in order.
+	Scratch []Scratch
 }
 
 // Group is one loop nest as the runtime sees it: one fused group, or
@@ -53,6 +57,9 @@ type Group struct {
 	// call of their own (1 but for a matmul over rows, see
 	// emitMatMulRows): the runtime splits no finer.
 	Grain int
+	// Nest is the plan nest (passes.Plan.Nests) the loop belongs to: its
+	// own, or, for a nest packing a matmul's B, the matmul's.
+	Nest int
 	// Split says whether the runtime may run the nest in parts. The code
 	// of a nest that is never split sees only constant bounds, so LLVM
 	// knows its trip counts and emits no remainder loops for sizes it
@@ -175,6 +182,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 	attrs := map[int]string{}
 	var calls, cases, rangeCalls, used []string
 	var groups []Group
+	var scratch []Scratch
 	nontemporal, anySplit := false, false
 	md := &metadata{}
 	errSlot := -1 // the error slot's index in args (indexing.go), when some group checks indices
@@ -203,6 +211,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			gr.dynSize = d.Size
 		}
 		name := fmt.Sprintf("%s.g%d", entry, gi)
+		gr.packOnce = split != nil && d == nil
 		body, extent, outs := gr.emitNest(p, nest)
 		grain := max(gr.grain, 1)
 		wk := 0
@@ -213,6 +222,29 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			if mm := p.MatMul[k]; mm >= 0 {
 				wk += work(g, mm)
 			}
+		}
+		if pk := gr.packed; pk != nil {
+			// B's pack nest runs first (matmul_pack.go).
+			pk.scrIdx = len(scratch)
+			scratch = append(scratch, Scratch{Bytes: pk.bytes(), Nest: gi})
+			pname := fmt.Sprintf("%s.p%d", entry, gi)
+			fmt.Fprintf(&out, "; packs B of group %d\ndefine internal void @%s(ptr noalias readonly %%B, ptr noalias %%P, i64 %%start, i64 %%end) #1 {\n", nest[0], pname)
+			out.WriteString(emitPackNest(pk, md, t))
+			out.WriteString("}\n\n")
+			args := fmt.Sprintf("ptr %%s%d, ptr %%sscr%d", slot[pk.B], pk.scrIdx)
+			pg := Group{Extent: pk.extent(), Work: pk.batch * pk.K * pk.width(), Grain: 1, Nest: gi}
+			pg.Split = split(gi, pg)
+			fixed := fmt.Sprintf("  call void @%s(%s, i64 0, i64 %d)\n", pname, args, pg.Extent)
+			calls = append(calls, fixed)
+			ranged := fixed
+			if pg.Split {
+				anySplit = true
+				ranged = fmt.Sprintf("  call void @%s(%s, i64 %%start, i64 %%end)\n", pname, args)
+			}
+			mg := len(groups)
+			cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", mg, mg))
+			rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n%s  br label %%done\n", mg, ranged))
+			groups = append(groups, pg)
 		}
 		fmt.Fprintf(&out, "define internal void @%s(", name)
 		var actuals []string
@@ -229,6 +261,10 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			actuals = append(actuals, "ptr %serr")
 			errSlot = len(slots)
 		}
+		if gr.packed != nil {
+			out.WriteString("ptr noalias readonly %packed, ")
+			actuals = append(actuals, fmt.Sprintf("ptr %%sscr%d", gr.packed.scrIdx))
+		}
 		if d != nil {
 			fmt.Fprintf(&out, "i64 %%start, i64 %%end, i64 %%size) #1 {\n")
 		} else {
@@ -243,14 +279,15 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			actuals = append(actuals, "i64 %size")
 		}
 		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(fixed, ", ")))
-		grp := Group{Extent: extent, Work: wk, Grain: grain}
+		grp := Group{Extent: extent, Work: wk, Grain: grain, Nest: gi}
 		grp.Split = d != nil || split == nil || split(gi, grp)
 		if !grp.Split {
 			actuals = fixed
 		}
 		anySplit = anySplit || grp.Split
-		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", gi, gi))
-		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", gi, name, strings.Join(actuals, ", ")))
+		mg := len(groups) // its index in Module.Groups, which the range entry takes
+		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", mg, mg))
+		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", mg, name, strings.Join(actuals, ", ")))
 		groups = append(groups, grp)
 		nontemporal = nontemporal || gr.nontemporal
 		for k, d := range gr.decls {
@@ -269,6 +306,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
 	}
 	loadErrSlot(&out, errSlot)
+	loadScratch(&out, len(slots), errSlot, len(scratch))
 	for _, c := range calls {
 		out.WriteString(c)
 	}
@@ -282,6 +320,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			fmt.Fprintf(&out, "  %%s%d = load ptr, ptr %%p%d, align 8\n", i, i)
 		}
 		loadErrSlot(&out, errSlot)
+		loadScratch(&out, len(slots), errSlot, len(scratch))
 		fmt.Fprintf(&out, "  switch i64 %%group, label %%done [\n%s  ]\n", strings.Join(cases, ""))
 		for _, c := range rangeCalls {
 			out.WriteString(c)
@@ -312,7 +351,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		used = slices.Compact(used)
 		fmt.Fprintf(&out, "\n@llvm.compiler.used = appending global [%d x ptr] [%s], section \"llvm.metadata\"\n", len(used), strings.Join(used, ", "))
 	}
-	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot}, nil
+	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot, Scratch: scratch}, nil
 }
 
 // smallNest is the most elements a nest may compute and still be kept
@@ -364,6 +403,11 @@ type unit struct {
 	// errs reports that the function checks indices and takes the error
 	// slot as its last pointer parameter, %err (indexing.go).
 	errs bool
+	// packOnce lets a static matmul have B packed by a nest of its own
+	// (matmul_pack.go); packed is then that matmul's plan, and the
+	// function takes the packed B as its last pointer parameter, %packed.
+	packOnce bool
+	packed   *packPlan
 }
 
 // localRow is the scratch buffer of a row-local value: buf holds one row,

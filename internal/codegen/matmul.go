@@ -20,7 +20,10 @@ import (
 // mmKC values of k are outermost; for each, the chunk's rows of A are
 // packed (packRows), then every panel of columns of B is packed
 // (packPanel) and every row tile of the chunk passes over it, continuing
-// from the partial sums it stored for the previous block of k. The whole
+// from the partial sums it stored for the previous block of k. In a
+// module whose nests the runtime may split (GenerateSplit), a static
+// matmul instead reads its panels from a copy of B packed once per call
+// by a nest of its own (matmul_pack.go). The whole
 // vectors of columns right of the last panel form one narrower panel.
 // Rows of the chunk that do not fill a tile, and columns that do not fill
 // a vector, are computed by the plain row loop (k outside j).
@@ -122,7 +125,12 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		maxTiles := max((T+chunks-1)/chunks, 1)
 		// Cache-line aligned, so no vector load of a packed block
 		// straddles two lines.
-		mm.pack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", kc*panel, memType(dt)))
+		if _, inNest := gr.outOf[n.Args[1]]; gr.packOnce && gr.dyn == nil && !inNest {
+			mm.packed = &packPlan{B: n.Args[1], dt: dt, batch: batch, K: K, N: N, kc: kc, lanes: lanes, panel: panel, full: full, cols: cols, tailW: tailW}
+			gr.packed = mm.packed
+		} else {
+			mm.pack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", kc*panel, memType(dt)))
+		}
 		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", (maxTiles*mmRows+pr)*kc, memType(dt)))
 		mm.kc = kc
 		kb := gr.openLoop("0", strconv.Itoa(nkb))
@@ -148,7 +156,11 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		}
 		partial(func(i0 string) { mm.packTile(tiles, "", i0, pr, k0, kLen) })
 		panels := func(j0 string) {
-			mm.packPanel(k0, kLen, j0)
+			if mm.packed != nil {
+				mm.packedAt(b, k0, kLen, j0)
+			} else {
+				mm.packPanel(k0, kLen, j0)
+			}
 			t := gr.openLoop("0", tiles)
 			i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
 			mm.tile(t.iv, "", i0, j0, kLen, first, mmRows)
@@ -218,12 +230,13 @@ type mmCtx struct {
 	A, B                string
 	aBase, bBase, oBase string // offsets of the batch's matrices
 	lanes               int
-	K, N                string   // the sum's length and the columns: constants, or multiples of %size
-	accs                []string // accumulator allocas, reused by every tile
-	pack                string   // the packed block of a panel of B
-	apack               string   // the packed block of the chunk's rows of A
-	kc                  int      // the length of a block of k
-	nv                  int      // vectors in the current panel (mmVecs but for the last)
+	K, N                string    // the sum's length and the columns: constants, or multiples of %size
+	accs                []string  // accumulator allocas, reused by every tile
+	pack                string    // the packed block of a panel of B
+	packed              *packPlan // B packed by a nest of its own (matmul_pack.go), or nil
+	apack               string    // the packed block of the chunk's rows of A
+	kc                  int       // the length of a block of k
+	nv                  int       // vectors in the current panel (mmVecs but for the last)
 	// width is the lanes of the current panel's vectors when it is the
 	// tail panel, narrower than a whole vector (0: lanes; see w).
 	width    int

@@ -57,6 +57,13 @@ func liveRanges(p *passes.Plan, mod *codegen.Module, slots []source) []interval 
 		if s.kind != fromTemp {
 			continue
 		}
+		if i >= len(mod.Slots) {
+			// A scratch buffer (codegen.Scratch), after the slots and the
+			// error slot, in order: live during its nest only.
+			sc := mod.Scratch[i-(len(slots)-len(mod.Scratch))]
+			out = append(out, interval{sc.Nest, sc.Nest})
+			continue
+		}
 		v := mod.Slots[i]
 		def := nestOf[p.Group[v]]
 		out = append(out, interval{def, max(def, lastUse[v])})

@@ -176,8 +176,9 @@ type Executable struct {
 	// interpreted); the cache's byte limit counts it.
 	Bytes int
 	// TempBytes is the total size of the intermediates that live in
-	// memory; ArenaBytes is the arena they share, smaller when some are
-	// never live at the same time (see memplan.go).
+	// memory; ArenaBytes is the arena they share with the module's
+	// scratch buffers (a matmul's packed B), smaller than their sum when
+	// some are never live at the same time (see memplan.go).
 	TempBytes, ArenaBytes int
 
 	kernel    *llvm.Kernel
@@ -414,7 +415,7 @@ func (e *Executable) callRanges(fr *frame, ins, outs []unsafe.Pointer, b, thread
 		if d := e.Dynamic; d != nil {
 			extent, work = d.extents[gi].At(b), d.works[gi].At(b)
 		}
-		work *= e.weights[gi]
+		work *= e.weights[g.Nest]
 		// A chunk per thread, or more for long loops, so that a thread the
 		// host slows down (these are shared virtual machines) leaves its
 		// unclaimed chunks to the others: chunks of at least chunkWork.
@@ -677,8 +678,8 @@ func newExecutable(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig [32]
 		}
 	}
 	e.weights = nestWeights(plan)
-	for gi, gr := range mod.Groups {
-		e.parallel = e.parallel || gr.Split && gr.Work*e.weights[gi] >= parallelWork
+	for _, gr := range mod.Groups {
+		e.parallel = e.parallel || gr.Split && gr.Work*e.weights[gr.Nest] >= parallelWork
 	}
 	if e.rangeAddr == 0 && (e.parallel || e.Dynamic != nil) {
 		k.Free()
@@ -695,7 +696,7 @@ func newExecutable(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig [32]
 func (e *Executable) layout() {
 	e.slots, e.tempBytes, e.copies = planLayout(e.Graph, e.Module)
 	e.arenaOffsets, e.ArenaBytes = e.arenaLayout()
-	for _, b := range e.tempBytes {
+	for _, b := range e.tempBytes[:len(e.tempBytes)-len(e.Module.Scratch)] {
 		e.TempBytes += b
 	}
 	e.frames.New = func() any { return e.newFrame() }
@@ -731,6 +732,10 @@ func planLayout(g *ir.Graph, mod *codegen.Module) (slots []source, tempBytes []i
 	}
 	if mod.ErrorSlot >= 0 {
 		slots = append(slots, source{kind: fromError})
+	}
+	for _, sc := range mod.Scratch {
+		slots = append(slots, source{fromTemp, len(tempBytes)})
+		tempBytes = append(tempBytes, sc.Bytes)
 	}
 	for j, v := range g.Outputs {
 		n := g.Node(v)
