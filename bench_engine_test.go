@@ -3,7 +3,6 @@ package gojit_test
 import (
 	"fmt"
 	"runtime"
-	"syscall"
 	"testing"
 
 	"github.com/gojit/gojit"
@@ -46,52 +45,16 @@ func BenchmarkGT2Split(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(threadCPU()-c0)/float64(b.N), "cpu-ns/op")
+				reportThreadCPU(b, c0)
 			})
 		}
 	}
 }
 
-// threadCPU is the CPU time the calling OS thread has used, in ns: unlike
-// wall time it does not count the time other processes hold the CPU.
-func threadCPU() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
-
-// BenchmarkMatMulThreads is relu(a·w + bias) for n×n float32 on one and two
-// threads; cpu-ns/op is the calling thread's CPU time, which on one thread
-// is the kernel's whole cost, and unlike wall time does not count the time
-// other processes hold the CPU.
-func BenchmarkMatMulThreads(b *testing.B) {
-	for _, n := range []int{256, 1024} {
-		a := gojit.FromFloat32(bench.RandFloat32(n*n, 9), n, n)
-		w := gojit.FromFloat32(bench.RandFloat32(n*n, 10), n, n)
-		bias := gojit.FromFloat32(bench.RandFloat32(n, 11), n)
-		for _, th := range []int{1, 2} {
-			f, err := gojit.Compile(func(a, w, bias *gojit.Tensor) *gojit.Tensor { return a.MatMul(w).Add(bias).Relu() }, gojit.WithThreads(th))
-			if err != nil {
-				b.Fatal(err)
-			}
-			out := []*gojit.Array{gojit.New(gojit.Float32, n, n)}
-			if err := f.CallInto(out, a, w, bias); err != nil {
-				b.Fatal(err)
-			}
-			b.Run(fmt.Sprintf("n=%d/threads=%d", n, th), func(b *testing.B) {
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				c0 := threadCPU()
-				for b.Loop() {
-					if err := f.CallInto(out, a, w, bias); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(threadCPU()-c0)/float64(b.N), "cpu-ns/op")
-				b.ReportMetric(2*float64(n)*float64(n)*float64(n)/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
-			})
-		}
+// reportThreadCPU reports the calling thread's CPU time per op since c0
+// (threadCPU), where the platform can measure it.
+func reportThreadCPU(b *testing.B, c0 int64) {
+	if c := threadCPU(); c > 0 && c0 > 0 {
+		b.ReportMetric(float64(c-c0)/float64(b.N), "cpu-ns/op")
 	}
 }
