@@ -58,3 +58,37 @@ func reportThreadCPU(b *testing.B, c0 int64) {
 		b.ReportMetric(float64(c-c0)/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkMatMulThreads is relu(a·w + bias) for n×n float32 on one and two
+// threads; cpu-ns/op is the calling thread's CPU time, which on one thread
+// is the kernel's whole cost, and unlike wall time does not count the time
+// other processes hold the CPU.
+func BenchmarkMatMulThreads(b *testing.B) {
+	for _, n := range []int{256, 1024} {
+		a := gojit.FromFloat32(bench.RandFloat32(n*n, 9), n, n)
+		w := gojit.FromFloat32(bench.RandFloat32(n*n, 10), n, n)
+		bias := gojit.FromFloat32(bench.RandFloat32(n, 11), n)
+		for _, th := range []int{1, 2} {
+			f, err := gojit.Compile(func(a, w, bias *gojit.Tensor) *gojit.Tensor { return a.MatMul(w).Add(bias).Relu() }, gojit.WithThreads(th))
+			if err != nil {
+				b.Fatal(err)
+			}
+			out := []*gojit.Array{gojit.New(gojit.Float32, n, n)}
+			if err := f.CallInto(out, a, w, bias); err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("n=%d/threads=%d", n, th), func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				c0 := threadCPU()
+				for b.Loop() {
+					if err := f.CallInto(out, a, w, bias); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportThreadCPU(b, c0)
+				b.ReportMetric(2*float64(n)*float64(n)*float64(n)/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
