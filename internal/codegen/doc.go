@@ -20,7 +20,9 @@
 // alloca. A matmul is register-tiled (matmul.go): each outer iteration
 // computes a chunk of rows; for every block of k it packs the chunk's rows
 // of A, then for every panel of columns a block of B, into aligned stack
-// buffers, and runs a microkernel that keeps a 12 x 2-vector tile of the
+// buffers (in a module the runtime may split, B is instead packed once per
+// call by a nest of its own into a scratch buffer, matmul_pack.go), and
+// runs a microkernel that keeps a 12 x 2-vector tile of the
 // output in registers over that block, adding each product with a fused
 // multiply-add. Elementwise consumers that are the matmul's only users
 // (relu(x@w + b); passes.Plan.MatMul) are its epilogue: the group's root

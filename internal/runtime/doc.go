@@ -23,7 +23,9 @@
 //
 // Temporaries come from a pooled per-call frame and share one arena whose
 // layout is fixed at build time from the temporaries' live ranges
-// (memplan.go), so steady-state calls allocate nothing.
+// (memplan.go), so steady-state calls allocate nothing. The module's
+// scratch buffers (codegen.Scratch: a matmul's packed B) live in the same
+// arena, live during their nest only.
 //
 // # Cache
 //
