@@ -74,8 +74,10 @@ func (c *checker) assign(e *fExpr, dt gojit.DType, at token.Pos, context string)
 		c.errorf(at, "%s: mismatched types %s and %s", context, e.typeName(), goTypeName(dt))
 	case "too large":
 		c.errorf(e.pos, "constant %s is too large for a formula (integer constants are limited to ±2^53)", e.val)
+	case "truncated":
+		c.errorf(e.pos, "%s: %s (%s constant) truncated to %s", context, e.val, e.typeName(), goTypeName(dt))
 	default:
-		c.errorf(e.pos, "constant %s (%s constant) %s %s", e.val, e.typeName(), why, goTypeName(dt))
+		c.errorf(e.pos, "%s: %s (%s constant) overflows %s", context, e.val, e.typeName(), goTypeName(dt))
 	}
 	return nil
 }
@@ -96,29 +98,30 @@ func defaultType(k untypedKind) gojit.DType {
 // untyped operand takes the other's type; two typed operands must have
 // identical types. Two untyped constants stay untyped (the larger kind).
 func (c *checker) unify(at token.Pos, context string, ops ...*fExpr) ([]*fExpr, bool) {
-	var dt gojit.DType
-	have := false
+	isBool := func(e *fExpr) bool { return e.untyped == untypedBool || e.untyped == typed && e.typ == gojit.Bool }
+	mismatch := func(x, y *fExpr) ([]*fExpr, bool) {
+		c.errorf(at, "%s: mismatched types %s and %s", context, x.typeName(), y.typeName())
+		return nil, false
+	}
+	first := -1 // the first typed operand
 	kind := typed
-	for _, e := range ops {
+	for i, e := range ops {
+		if isBool(e) != isBool(ops[0]) {
+			return mismatch(ops[0], e)
+		}
 		if e.untyped == typed {
-			if have && e.typ != dt {
-				c.errorf(at, "%s: mismatched types %s and %s", context, goTypeName(dt), goTypeName(e.typ))
-				return nil, false
+			if first >= 0 && e.typ != ops[first].typ {
+				return mismatch(ops[first], e)
 			}
-			dt, have = e.typ, true
+			if first < 0 {
+				first = i
+			}
 		} else if e.untyped > kind {
-			if kind == untypedBool || (kind != typed && e.untyped == untypedBool) {
-				c.errorf(at, "%s: mismatched types %s and %s", context, ops[0].typeName(), e.typeName())
-				return nil, false
-			}
 			kind = e.untyped
-		} else if e.untyped == untypedBool && kind != untypedBool && kind != typed {
-			c.errorf(at, "%s: mismatched types %s and %s", context, ops[0].typeName(), e.typeName())
-			return nil, false
 		}
 	}
-	if !have {
-		out := make([]*fExpr, len(ops))
+	out := make([]*fExpr, len(ops))
+	if first < 0 {
 		for i, e := range ops {
 			out[i] = &fExpr{op: fConst, pos: e.pos, untyped: kind, val: e.val}
 			if kind == untypedFloat {
@@ -127,9 +130,8 @@ func (c *checker) unify(at token.Pos, context string, ops ...*fExpr) ([]*fExpr, 
 		}
 		return out, true
 	}
-	out := make([]*fExpr, len(ops))
 	for i, e := range ops {
-		if out[i] = c.assign(e, dt, at, context); out[i] == nil {
+		if out[i] = c.assign(e, ops[first].typ, at, context); out[i] == nil {
 			return nil, false
 		}
 	}
