@@ -34,6 +34,10 @@ type Formula struct {
 type formulaCall struct {
 	args []any
 	outs []*gojit.Array
+	// oneDim remembers the arrays last found one-dimensional (columns,
+	// then the result): Array.Shape allocates a copy, and an Array's
+	// shape never changes, so a repeated call skips the check.
+	oneDim []*gojit.Array
 }
 
 // ErrColumns is wrapped by the errors Eval and EvalInto return for columns
@@ -69,7 +73,9 @@ func CompileFormula(expr string, schema map[string]gojit.DType, opts ...Option) 
 		return nil, fmt.Errorf("source: formula %q: %w", expr, err)
 	}
 	n := len(cols)
-	f.bufs.New = func() any { return &formulaCall{args: make([]any, n), outs: make([]*gojit.Array, 1)} }
+	f.bufs.New = func() any {
+		return &formulaCall{args: make([]any, n), outs: make([]*gojit.Array, 1), oneDim: make([]*gojit.Array, n+1)}
+	}
 	if err := f.warm(); err != nil {
 		return nil, fmt.Errorf("source: formula %q: %w", expr, err)
 	}
@@ -130,7 +136,7 @@ func (f *Formula) String() string { return f.src }
 // dtype with one element per row. Columns the formula does not use are
 // ignored, so one map can serve several formulas.
 func (f *Formula) Eval(cols map[string]*gojit.Array) (*gojit.Array, error) {
-	n, err := f.rows(cols)
+	n, err := f.rows(cols, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -151,17 +157,15 @@ func (f *Formula) EvalInto(dst *gojit.Array, cols map[string]*gojit.Array) (err 
 			err = fmt.Errorf("source: formula %q: internal error: %v", f.src, r)
 		}
 	}()
-	n, err := f.rows(cols)
-	if err != nil {
+	call := f.bufs.Get().(*formulaCall)
+	n, err := f.rows(cols, call.oneDim)
+	if err == nil && !f.fits(dst, n, &call.oneDim[len(f.cols)]) {
+		err = fmt.Errorf("source: formula %q: %w: result array is %s, want %s[%d]", f.src, ErrColumns, describeArray(dst), f.dt, n)
+	}
+	if err != nil || n == 0 {
+		f.bufs.Put(call)
 		return err
 	}
-	if dst == nil || dst.Err() != nil || dst.DType() != f.dt || dst.Size() != n || len(dst.Shape()) != 1 {
-		return fmt.Errorf("source: formula %q: %w: result array is %s, want %s[%d]", f.src, ErrColumns, describeArray(dst), f.dt, n)
-	}
-	if n == 0 {
-		return nil
-	}
-	call := f.bufs.Get().(*formulaCall)
 	for i, name := range f.cols {
 		call.args[i] = cols[name]
 	}
@@ -176,9 +180,25 @@ func (f *Formula) EvalInto(dst *gojit.Array, cols map[string]*gojit.Array) (err 
 	return nil
 }
 
+// fits reports whether dst can hold the result of n rows; *known is an
+// array already found one-dimensional, and becomes dst if it is.
+func (f *Formula) fits(dst *gojit.Array, n int, known **gojit.Array) bool {
+	if dst == nil || dst.Err() != nil || dst.DType() != f.dt || dst.Size() != n {
+		return false
+	}
+	if *known != dst {
+		if len(dst.Shape()) != 1 {
+			return false
+		}
+		*known = dst
+	}
+	return true
+}
+
 // rows checks cols against the formula's columns and returns the row
-// count.
-func (f *Formula) rows(cols map[string]*gojit.Array) (int, error) {
+// count. oneDim, if not nil, holds per column an array already found
+// one-dimensional, and is updated.
+func (f *Formula) rows(cols map[string]*gojit.Array, oneDim []*gojit.Array) (int, error) {
 	n := -1
 	first := ""
 	for i, name := range f.cols {
@@ -192,8 +212,11 @@ func (f *Formula) rows(cols map[string]*gojit.Array) (int, error) {
 			return 0, fmt.Errorf("source: formula %q: %w: column %s: %v", f.src, ErrColumns, name, a.Err())
 		case a.DType() != f.dtypes[i]:
 			return 0, fmt.Errorf("source: formula %q: %w: column %s has dtype %s, want %s", f.src, ErrColumns, name, a.DType(), f.dtypes[i])
-		case len(a.Shape()) != 1:
+		case (oneDim == nil || oneDim[i] != a) && len(a.Shape()) != 1:
 			return 0, fmt.Errorf("source: formula %q: %w: column %s has shape %v, want one dimension", f.src, ErrColumns, name, a.Shape())
+		}
+		if oneDim != nil {
+			oneDim[i] = a
 		}
 		if n < 0 {
 			n, first = a.Size(), name
