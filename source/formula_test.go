@@ -173,7 +173,11 @@ func TestFormulaEvalIntoAllocs(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-		if allocs != 0 {
+		if gojit.LLVMVersion() == "" {
+			// The interpreter (builds without LLVM) allocates every
+			// intermediate array; only compiled kernels promise none.
+			t.Logf("interpreted: %v allocations per call", allocs)
+		} else if allocs != 0 {
 			t.Errorf("EvalInto on %d rows: %v allocations per call, want 0", n, allocs)
 		}
 		checkFloat64s(t, dst.Float64(), want)
