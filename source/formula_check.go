@@ -108,7 +108,6 @@ func isFloat(dt gojit.DType) bool { return dt == gojit.Float32 || dt == gojit.Fl
 func isInteger(dt gojit.DType) bool {
 	return dt == gojit.Uint8 || dt == gojit.Int32 || dt == gojit.Int64
 }
-func isNumeric(dt gojit.DType) bool { return isFloat(dt) || isInteger(dt) }
 
 // mathFunc describes a function of package math a formula may call.
 type mathFunc struct {
@@ -343,7 +342,12 @@ func (c *checker) ident(x *ast.Ident) *fExpr {
 	for n := range c.schema {
 		names = append(names, n)
 	}
-	c.errorf(x.Pos(), "unknown column %s%s", x.Name, suggest(x.Name, names))
+	hint := suggest(x.Name, names)
+	if hint == "" && len(names) > 0 && len(names) <= 12 {
+		sort.Strings(names)
+		hint = " (columns: " + strings.Join(names, ", ") + ")"
+	}
+	c.errorf(x.Pos(), "unknown column %s%s", x.Name, hint)
 	return nil
 }
 

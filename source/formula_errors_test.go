@@ -26,6 +26,7 @@ var errorSchema = map[string]gojit.DType{
 var errorFormulas = []string{
 	"price * qty",
 	"pricee + 1",
+	"zzz + price",
 	"foo(price)",
 	"math.Sqrt(price, discount)",
 	"math.Max(price)",
