@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -261,6 +262,31 @@ func TestFormulaCode(t *testing.T) {
 		text, err := f.Code(s)
 		if err != nil || !strings.Contains(text, want) {
 			t.Errorf("%s: %v; text without %q:\n%.300s", s, err, want, text)
+		}
+	}
+}
+
+// TestFormulaFused checks a formula becomes one loop (one fusion group)
+// and, on amd64, that the loop is vectorized (packed multiplies).
+func TestFormulaFused(t *testing.T) {
+	for _, src := range []string{shopFormula, "where(price > fee, math.Sqrt(price*qty), -fee) * (1 + tax)"} {
+		f := mustFormula(t, src, shopSchema)
+		ir, err := f.Code(StageIR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if groups := strings.Count(ir, "\ngroup "); groups != 1 {
+			t.Errorf("%s: %d fusion groups, want 1:\n%s", src, groups, ir)
+		}
+		if gojit.LLVMVersion() == "" || runtime.GOARCH != "amd64" {
+			continue
+		}
+		asm, err := f.Code(StageAsm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(asm, "mulpd") {
+			t.Errorf("%s: no packed double multiply (mulpd) in the assembly: not vectorized", src)
 		}
 	}
 }
