@@ -51,6 +51,7 @@ var errorFormulas = []string{
 	"int32(3000000000) + count",
 	"qty + 1e300",
 	"qty + 9007199254740993",
+	"count + 1e99999999",
 	"price +",
 	"(price",
 	"price & 1",

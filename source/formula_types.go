@@ -26,6 +26,12 @@ func represent(v constant.Value, dt gojit.DType) (constant.Value, string) {
 	case v.Kind() == constant.Bool:
 		return nil, "mismatched"
 	case isInteger(dt):
+		if f, _ := constant.Float64Val(constant.ToFloat(v)); math.Abs(f) > 1<<63 {
+			if dt == gojit.Int64 {
+				return nil, "too large"
+			}
+			return nil, "overflows"
+		}
 		iv := constant.ToInt(v)
 		if iv.Kind() != constant.Int {
 			return nil, "truncated"
