@@ -160,7 +160,7 @@ func (f *Formula) EvalInto(dst *gojit.Array, cols map[string]*gojit.Array) (err 
 	call := f.bufs.Get().(*formulaCall)
 	n, err := f.rows(cols, call.oneDim)
 	if err == nil && !f.fits(dst, n, &call.oneDim[len(f.cols)]) {
-		err = fmt.Errorf("source: formula %q: %w: result array is %s, want %s[%d]", f.src, ErrColumns, describeArray(dst), f.dt, n)
+		err = fmt.Errorf("source: formula %q: %w: result array is %s, want %s[%d]", f.src, ErrColumns, fDescribeArray(dst), f.dt, n)
 	}
 	if err != nil || n == 0 {
 		f.bufs.Put(call)
@@ -227,7 +227,7 @@ func (f *Formula) rows(cols map[string]*gojit.Array, oneDim []*gojit.Array) (int
 	return n, nil
 }
 
-func describeArray(a *gojit.Array) string {
+func fDescribeArray(a *gojit.Array) string {
 	switch {
 	case a == nil:
 		return "nil"

@@ -12,8 +12,8 @@ import (
 // with expr-lang/expr in internal/bench/exprpeer).
 func BenchmarkFormula(b *testing.B) {
 	const n = 1_000_000
-	cols, want := shopColumns(n)
-	f := mustFormula(b, shopFormula, shopSchema)
+	cols, want := fShopColumns(n)
+	f := fMust(b, fShopFormula, fShopSchema)
 	dst := gojit.New(gojit.Float64, n)
 	if err := f.EvalInto(dst, cols); err != nil {
 		b.Fatal(err)

@@ -37,13 +37,13 @@ const (
 
 // untyped kinds of constants, as in Go: an untyped constant takes the type
 // its context needs.
-type untypedKind uint8
+type fUntypedKind uint8
 
 const (
-	typed untypedKind = iota
-	untypedBool
-	untypedInt
-	untypedFloat
+	fTyped fUntypedKind = iota
+	fUntypedBool
+	fUntypedInt
+	fUntypedFloat
 )
 
 // fExpr is a type-checked formula node. A node with val != nil is a
@@ -53,7 +53,7 @@ type fExpr struct {
 	op      fOp
 	pos     token.Pos
 	typ     gojit.DType // the type when untyped == typed
-	untyped untypedKind
+	untyped fUntypedKind
 	val     constant.Value
 	col     int         // fColumn: index into the formula's columns
 	tok     token.Token // fUnary, fBinary
@@ -66,18 +66,18 @@ func (e *fExpr) isConst() bool { return e.val != nil }
 // typeName is how Go spells a node's type in messages.
 func (e *fExpr) typeName() string {
 	switch e.untyped {
-	case untypedBool:
+	case fUntypedBool:
 		return "untyped bool"
-	case untypedInt:
+	case fUntypedInt:
 		return "untyped int"
-	case untypedFloat:
+	case fUntypedFloat:
 		return "untyped float"
 	}
-	return goTypeName(e.typ)
+	return fGoType(e.typ)
 }
 
 // goTypeName maps a dtype to the Go type that stands for it in formulas.
-func goTypeName(dt gojit.DType) string {
+func fGoType(dt gojit.DType) string {
 	switch dt {
 	case gojit.Bool:
 		return "bool"
@@ -104,13 +104,13 @@ var formulaTypes = map[string]gojit.DType{
 	"float32": gojit.Float32, "float64": gojit.Float64,
 }
 
-func isFloat(dt gojit.DType) bool { return dt == gojit.Float32 || dt == gojit.Float64 }
-func isInteger(dt gojit.DType) bool {
+func fIsFloat(dt gojit.DType) bool { return dt == gojit.Float32 || dt == gojit.Float64 }
+func fIsInteger(dt gojit.DType) bool {
 	return dt == gojit.Uint8 || dt == gojit.Int32 || dt == gojit.Int64
 }
 
 // mathFunc describes a function of package math a formula may call.
-type mathFunc struct {
+type fMathFunc struct {
 	nargs  int
 	result gojit.DType // 0: the argument's float type; Bool for predicates
 	fold   func(x []float64) float64
@@ -119,13 +119,13 @@ type mathFunc struct {
 // mathFuncs are the math functions formulas accept. Their arguments are
 // float64, or, as an extension of Go's math package, float32 (computed in
 // float32); untyped constants become float64.
-var mathFuncs = map[string]mathFunc{
-	"Abs": {1, 0, un(math.Abs)}, "Sqrt": {1, 0, un(math.Sqrt)}, "Exp": {1, 0, un(math.Exp)},
-	"Log": {1, 0, un(math.Log)}, "Log1p": {1, 0, un(math.Log1p)}, "Expm1": {1, 0, un(math.Expm1)},
-	"Floor": {1, 0, un(math.Floor)}, "Ceil": {1, 0, un(math.Ceil)}, "Trunc": {1, 0, un(math.Trunc)},
-	"Round": {1, 0, un(math.Round)}, "RoundToEven": {1, 0, un(math.RoundToEven)},
-	"Sin": {1, 0, un(math.Sin)}, "Cos": {1, 0, un(math.Cos)}, "Tanh": {1, 0, un(math.Tanh)},
-	"Erf":   {1, 0, un(math.Erf)},
+var fMathFuncs = map[string]fMathFunc{
+	"Abs": {1, 0, fArg1(math.Abs)}, "Sqrt": {1, 0, fArg1(math.Sqrt)}, "Exp": {1, 0, fArg1(math.Exp)},
+	"Log": {1, 0, fArg1(math.Log)}, "Log1p": {1, 0, fArg1(math.Log1p)}, "Expm1": {1, 0, fArg1(math.Expm1)},
+	"Floor": {1, 0, fArg1(math.Floor)}, "Ceil": {1, 0, fArg1(math.Ceil)}, "Trunc": {1, 0, fArg1(math.Trunc)},
+	"Round": {1, 0, fArg1(math.Round)}, "RoundToEven": {1, 0, fArg1(math.RoundToEven)},
+	"Sin": {1, 0, fArg1(math.Sin)}, "Cos": {1, 0, fArg1(math.Cos)}, "Tanh": {1, 0, fArg1(math.Tanh)},
+	"Erf":   {1, 0, fArg1(math.Erf)},
 	"Pow":   {2, 0, func(x []float64) float64 { return math.Pow(x[0], x[1]) }},
 	"Max":   {2, 0, func(x []float64) float64 { return math.Max(x[0], x[1]) }},
 	"Min":   {2, 0, func(x []float64) float64 { return math.Min(x[0], x[1]) }},
@@ -133,12 +133,12 @@ var mathFuncs = map[string]mathFunc{
 	"IsInf": {2, gojit.Bool, nil},
 }
 
-func un(f func(float64) float64) func([]float64) float64 {
+func fArg1(f func(float64) float64) func([]float64) float64 {
 	return func(x []float64) float64 { return f(x[0]) }
 }
 
 // mathConsts are the constants of package math a formula may name.
-var mathConsts = map[string]constant.Value{
+var fMathConsts = map[string]constant.Value{
 	"Pi":                     constant.MakeFloat64(math.Pi),
 	"E":                      constant.MakeFloat64(math.E),
 	"Sqrt2":                  constant.MakeFloat64(math.Sqrt2),
@@ -154,10 +154,10 @@ var mathConsts = map[string]constant.Value{
 
 // maxExactInt bounds integer constants: the engine carries constants as
 // float64, which holds every integer up to 2^53 exactly.
-const maxExactInt = 1 << 53
+const fMaxExactInt = 1 << 53
 
 // checker type-checks one formula.
-type checker struct {
+type fChecker struct {
 	src    string
 	fset   *token.FileSet
 	file   *token.File
@@ -170,8 +170,8 @@ type checker struct {
 // parseFormula parses and type-checks src against schema. It returns the
 // typed tree and the columns it uses, or an *Error listing every problem.
 func parseFormula(src string, schema map[string]gojit.DType) (*fExpr, []string, error) {
-	c := &checker{src: src, fset: token.NewFileSet(), schema: schema, colIdx: map[string]int{}}
-	x, err := parseExpr(c.fset, src)
+	c := &fChecker{src: src, fset: token.NewFileSet(), schema: schema, colIdx: map[string]int{}}
+	x, err := parseFormulaExpr(c.fset, src)
 	if err != nil {
 		var list scanner.ErrorList
 		if el, ok := err.(scanner.ErrorList); ok {
@@ -200,7 +200,7 @@ func parseFormula(src string, schema map[string]gojit.DType) (*fExpr, []string, 
 		switch {
 		case e.isConst():
 			c.errorf(x.Pos(), "formula is constant (%s): it must use at least one column", c.text(x))
-		case e.untyped != typed:
+		case e.untyped != fTyped:
 			c.errorf(x.Pos(), "internal error: untyped result")
 		}
 	}
@@ -212,17 +212,17 @@ func parseFormula(src string, schema map[string]gojit.DType) (*fExpr, []string, 
 }
 
 // parseExpr parses src as one Go expression in the file "formula".
-func parseExpr(fset *token.FileSet, src string) (ast.Expr, error) {
+func parseFormulaExpr(fset *token.FileSet, src string) (ast.Expr, error) {
 	return parser.ParseExprFrom(fset, "formula", src, parser.AllErrors)
 }
 
-func (c *checker) errorf(pos token.Pos, format string, args ...any) {
+func (c *fChecker) errorf(pos token.Pos, format string, args ...any) {
 	p := c.fset.Position(pos)
 	c.diags = append(c.diags, Diagnostic{Pos: p, Msg: fmt.Sprintf(format, args...), Line: lineAt([]byte(c.src), p.Line)})
 }
 
 // text is the formula's own text of x.
-func (c *checker) text(x ast.Expr) string {
+func (c *fChecker) text(x ast.Expr) string {
 	if c.file == nil {
 		return ""
 	}
@@ -235,7 +235,7 @@ func (c *checker) text(x ast.Expr) string {
 
 // expr checks x and returns its typed node, or nil after reporting why it
 // is invalid (a nil operand silences errors that would only repeat it).
-func (c *checker) expr(x ast.Expr) *fExpr {
+func (c *fChecker) expr(x ast.Expr) *fExpr {
 	switch x := x.(type) {
 	case *ast.ParenExpr:
 		return c.expr(x.X)
@@ -245,18 +245,18 @@ func (c *checker) expr(x ast.Expr) *fExpr {
 		return c.ident(x)
 	case *ast.SelectorExpr:
 		if pkg, ok := x.X.(*ast.Ident); ok && pkg.Name == "math" {
-			if v, ok := mathConsts[x.Sel.Name]; ok {
-				k := untypedFloat
+			if v, ok := fMathConsts[x.Sel.Name]; ok {
+				k := fUntypedFloat
 				if v.Kind() == constant.Int {
-					k = untypedInt
+					k = fUntypedInt
 				}
 				return &fExpr{op: fConst, pos: x.Pos(), untyped: k, val: v}
 			}
-			if _, ok := mathFuncs[x.Sel.Name]; ok {
+			if _, ok := fMathFuncs[x.Sel.Name]; ok {
 				c.errorf(x.Pos(), "math.%s is a function: call it", x.Sel.Name)
 				return nil
 			}
-			c.errorf(x.Sel.Pos(), "unknown name math.%s%s", x.Sel.Name, suggestPrefixed("math.", x.Sel.Name, mathNames()))
+			c.errorf(x.Sel.Pos(), "unknown name math.%s%s", x.Sel.Name, fSuggestPrefixed("math.", x.Sel.Name, fMathNames()))
 			return nil
 		}
 		c.errorf(x.Pos(), "selector %s is not supported in formulas (only math.Name)", c.text(x))
@@ -287,7 +287,7 @@ func (c *checker) expr(x ast.Expr) *fExpr {
 	return nil
 }
 
-func (c *checker) literal(x *ast.BasicLit) *fExpr {
+func (c *fChecker) literal(x *ast.BasicLit) *fExpr {
 	switch x.Kind {
 	case token.INT, token.FLOAT:
 		v := constant.MakeFromLiteral(x.Value, x.Kind, 0)
@@ -295,9 +295,9 @@ func (c *checker) literal(x *ast.BasicLit) *fExpr {
 			c.errorf(x.Pos(), "malformed number %s", x.Value)
 			return nil
 		}
-		k := untypedInt
+		k := fUntypedInt
 		if x.Kind == token.FLOAT {
-			k = untypedFloat
+			k = fUntypedFloat
 		}
 		return &fExpr{op: fConst, pos: x.Pos(), untyped: k, val: v}
 	case token.STRING:
@@ -310,9 +310,9 @@ func (c *checker) literal(x *ast.BasicLit) *fExpr {
 	return nil
 }
 
-func (c *checker) ident(x *ast.Ident) *fExpr {
+func (c *fChecker) ident(x *ast.Ident) *fExpr {
 	if dt, ok := c.schema[x.Name]; ok {
-		if _, ok := formulaTypes[goTypeName(dt)]; !ok {
+		if _, ok := formulaTypes[fGoType(dt)]; !ok {
 			c.errorf(x.Pos(), "column %s has dtype %s, which formulas do not support (bool, u8, i32, i64, f32, f64)", x.Name, dt)
 			return nil
 		}
@@ -326,7 +326,7 @@ func (c *checker) ident(x *ast.Ident) *fExpr {
 	}
 	switch x.Name {
 	case "true", "false":
-		return &fExpr{op: fConst, pos: x.Pos(), untyped: untypedBool, val: constant.MakeBool(x.Name == "true")}
+		return &fExpr{op: fConst, pos: x.Pos(), untyped: fUntypedBool, val: constant.MakeBool(x.Name == "true")}
 	case "where", "min", "max":
 		c.errorf(x.Pos(), "%s is a function: call it", x.Name)
 		return nil
@@ -342,7 +342,7 @@ func (c *checker) ident(x *ast.Ident) *fExpr {
 	for n := range c.schema {
 		names = append(names, n)
 	}
-	hint := suggest(x.Name, names)
+	hint := fSuggest(x.Name, names)
 	if hint == "" && len(names) > 0 && len(names) <= 12 {
 		sort.Strings(names)
 		hint = " (columns: " + strings.Join(names, ", ") + ")"
@@ -351,12 +351,12 @@ func (c *checker) ident(x *ast.Ident) *fExpr {
 	return nil
 }
 
-func mathNames() []string {
+func fMathNames() []string {
 	var names []string
-	for n := range mathFuncs {
+	for n := range fMathFuncs {
 		names = append(names, n)
 	}
-	for n := range mathConsts {
+	for n := range fMathConsts {
 		names = append(names, n)
 	}
 	return names
@@ -365,11 +365,11 @@ func mathNames() []string {
 // suggest returns " (did you mean NAME?)" for the name among names
 // closest to s by edit distance, if one is close enough to be a likely
 // typo, or "".
-func suggest(s string, names []string) string {
+func fSuggest(s string, names []string) string {
 	sort.Strings(names)
 	best, bestD := "", -1
 	for _, n := range names {
-		d := editDistance(strings.ToLower(s), strings.ToLower(n))
+		d := fEditDistance(strings.ToLower(s), strings.ToLower(n))
 		if bestD < 0 || d < bestD {
 			best, bestD = n, d
 		}
@@ -381,8 +381,8 @@ func suggest(s string, names []string) string {
 }
 
 // suggestPrefixed is suggest for names written with a package prefix.
-func suggestPrefixed(prefix, s string, names []string) string {
-	if m := suggest(s, names); m != "" {
+func fSuggestPrefixed(prefix, s string, names []string) string {
+	if m := fSuggest(s, names); m != "" {
 		return " (did you mean " + prefix + m[len(" (did you mean "):]
 	}
 	return ""
@@ -391,7 +391,7 @@ func suggestPrefixed(prefix, s string, names []string) string {
 // editDistance is the optimal string alignment distance between a and b,
 // in bytes: insertions, deletions, substitutions and transpositions of
 // adjacent bytes (the commonest typo) count one each.
-func editDistance(a, b string) int {
+func fEditDistance(a, b string) int {
 	d := make([][]int, len(a)+1)
 	for i := range d {
 		d[i] = make([]int, len(b)+1)

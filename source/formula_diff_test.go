@@ -28,13 +28,13 @@ type fRow struct {
 	p, q bool
 }
 
-var diffSchema = map[string]gojit.DType{
+var fDiffSchema = map[string]gojit.DType{
 	"a": gojit.Float64, "b": gojit.Float64, "x": gojit.Float32, "y": gojit.Float32,
 	"i": gojit.Int32, "j": gojit.Int32, "m": gojit.Int64, "n": gojit.Int64,
 	"u": gojit.Uint8, "v": gojit.Uint8, "p": gojit.Bool, "q": gojit.Bool,
 }
 
-type diffCase struct {
+type fDiffCase struct {
 	expr string
 	ulps uint64 // 0: exact
 	ref  func(r fRow) any
@@ -47,14 +47,14 @@ type diffCase struct {
 // large (1.8162987079165824e+151 is right for 60.828645099981784 ** 84.78140064606454,
 // Go says ...578e+151), and its Sin and Cos about ten at 3e38.
 const (
-	powULPs  = 1024
-	trigULPs = 16
+	fPowULPs  = 1024
+	fTrigULPs = 16
 )
 
 // logExact is math.Log, corrected for subnormal arguments: on amd64 Go's
 // assembly Log returns -709.0850815488945 for 1e-310, whose logarithm is
 // -713.8013788281542 (the engine's answer).
-func logExact(x float64) float64 {
+func fLogExact(x float64) float64 {
 	if x > 0 && x < 0x1p-1022 {
 		return math.Log(x*0x1p54) - 54*math.Ln2
 	}
@@ -64,7 +64,7 @@ func logExact(x float64) float64 {
 // powExact is math.Pow, corrected for subnormal bases, where Go's Pow is
 // far off (1e-310 ** 0.7839420057732958 is 9.5055710045469e-244; Go
 // says 3.4e-244): the base is scaled into the normal range first.
-func powExact(x, y float64) float64 {
+func fPowExact(x, y float64) float64 {
 	if x > 0 && x < 0x1p-1022 && !math.IsInf(y, 0) && !math.IsNaN(y) && y != 0 {
 		return math.Pow(x*0x1p54, y) * math.Pow(2, -54*y)
 	}
@@ -73,14 +73,14 @@ func powExact(x, y float64) float64 {
 
 // Go's integer division, with the formula language's rule for a zero
 // divisor: x/0 == 0, so x%0 == x keeps x == (x/y)*y + x%y.
-func divI[T int32 | int64 | uint8](a, b T) T {
+func fDivI[T int32 | int64 | uint8](a, b T) T {
 	if b == 0 {
 		return 0
 	}
 	return a / b
 }
 
-func remI[T int32 | int64 | uint8](a, b T) T {
+func fRemI[T int32 | int64 | uint8](a, b T) T {
 	if b == 0 {
 		return a
 	}
@@ -89,7 +89,7 @@ func remI[T int32 | int64 | uint8](a, b T) T {
 
 // satInt converts like the engine's cast: truncate toward zero, saturate,
 // NaN to 0 (Go leaves out-of-range conversions implementation-defined).
-func satInt[T int32 | int64 | uint8](f float64, lo, hi float64) T {
+func fSatInt[T int32 | int64 | uint8](f float64, lo, hi float64) T {
 	switch {
 	case f != f:
 		return 0
@@ -105,7 +105,7 @@ func satInt[T int32 | int64 | uint8](f float64, lo, hi float64) T {
 	return T(f)
 }
 
-var diffCases = []diffCase{
+var fDiffCases = []fDiffCase{
 	// float64 arithmetic and comparisons
 	{"a + b", 0, func(r fRow) any { return r.a + r.b }},
 	{"a - b", 0, func(r fRow) any { return r.a - r.b }},
@@ -139,12 +139,12 @@ var diffCases = []diffCase{
 	{"math.IsInf(a, 1)", 0, func(r fRow) any { return math.IsInf(r.a, 1) }},
 	{"math.IsInf(a, -1)", 0, func(r fRow) any { return math.IsInf(r.a, -1) }},
 	{"math.Exp(a)", 2, func(r fRow) any { return math.Exp(r.a) }},
-	{"math.Log(a)", 2, func(r fRow) any { return logExact(r.a) }},
+	{"math.Log(a)", 2, func(r fRow) any { return fLogExact(r.a) }},
 	{"math.Log1p(a)", 2, func(r fRow) any { return math.Log1p(r.a) }},
 	{"math.Expm1(a)", 2, func(r fRow) any { return math.Expm1(r.a) }},
-	{"math.Pow(a, b)", powULPs, func(r fRow) any { return powExact(r.a, r.b) }},
-	{"math.Sin(a)", trigULPs, func(r fRow) any { return math.Sin(r.a) }},
-	{"math.Cos(a)", trigULPs, func(r fRow) any { return math.Cos(r.a) }},
+	{"math.Pow(a, b)", fPowULPs, func(r fRow) any { return fPowExact(r.a, r.b) }},
+	{"math.Sin(a)", fTrigULPs, func(r fRow) any { return math.Sin(r.a) }},
+	{"math.Cos(a)", fTrigULPs, func(r fRow) any { return math.Cos(r.a) }},
 	{"math.Tanh(a)", 2, func(r fRow) any { return math.Tanh(r.a) }},
 	{"math.Erf(a)", 2, func(r fRow) any { return math.Erf(r.a) }},
 	// where and logic
@@ -189,7 +189,7 @@ var diffCases = []diffCase{
 	{"math.Abs(x)", 0, func(r fRow) any { return float32(math.Abs(float64(r.x))) }},
 	{"math.Round(x)", 0, func(r fRow) any { return float32(math.Round(float64(r.x))) }},
 	{"math.Exp(x)", 2, func(r fRow) any { return float32(math.Exp(float64(r.x))) }},
-	{"math.Log(x)", 2, func(r fRow) any { return float32(logExact(float64(r.x))) }},
+	{"math.Log(x)", 2, func(r fRow) any { return float32(fLogExact(float64(r.x))) }},
 	{"max(x, y)", 0, func(r fRow) any { return max(r.x, r.y) }},
 	{"where(q, x, -y)", 0, func(r fRow) any {
 		if r.q {
@@ -203,8 +203,8 @@ var diffCases = []diffCase{
 	{"i + j", 0, func(r fRow) any { return r.i + r.j }},
 	{"i - j", 0, func(r fRow) any { return r.i - r.j }},
 	{"i * j", 0, func(r fRow) any { return r.i * r.j }},
-	{"i / j", 0, func(r fRow) any { return divI(r.i, r.j) }},
-	{"i % j", 0, func(r fRow) any { return remI(r.i, r.j) }},
+	{"i / j", 0, func(r fRow) any { return fDivI(r.i, r.j) }},
+	{"i % j", 0, func(r fRow) any { return fRemI(r.i, r.j) }},
 	{"-i", 0, func(r fRow) any { return -r.i }},
 	{"i < j", 0, func(r fRow) any { return r.i < r.j }},
 	{"i == j", 0, func(r fRow) any { return r.i == r.j }},
@@ -215,8 +215,8 @@ var diffCases = []diffCase{
 	// int64
 	{"m + n", 0, func(r fRow) any { return r.m + r.n }},
 	{"m * n", 0, func(r fRow) any { return r.m * r.n }},
-	{"m / n", 0, func(r fRow) any { return divI(r.m, r.n) }},
-	{"m % n", 0, func(r fRow) any { return remI(r.m, r.n) }},
+	{"m / n", 0, func(r fRow) any { return fDivI(r.m, r.n) }},
+	{"m % n", 0, func(r fRow) any { return fRemI(r.m, r.n) }},
 	{"m - n*2", 0, func(r fRow) any { return r.m - r.n*2 }},
 	{"m >= n", 0, func(r fRow) any { return r.m >= r.n }},
 	{"int64(u) * n", 0, func(r fRow) any { return int64(r.u) * r.n }},
@@ -224,8 +224,8 @@ var diffCases = []diffCase{
 	{"u + v", 0, func(r fRow) any { return r.u + r.v }},
 	{"u - v", 0, func(r fRow) any { return r.u - r.v }},
 	{"u * v", 0, func(r fRow) any { return r.u * r.v }},
-	{"u / v", 0, func(r fRow) any { return divI(r.u, r.v) }},
-	{"u % v", 0, func(r fRow) any { return remI(r.u, r.v) }},
+	{"u / v", 0, func(r fRow) any { return fDivI(r.u, r.v) }},
+	{"u % v", 0, func(r fRow) any { return fRemI(r.u, r.v) }},
 	{"-u", 0, func(r fRow) any { return -r.u }},
 	{"u < v", 0, func(r fRow) any { return r.u < r.v }},
 	// conversions
@@ -235,46 +235,46 @@ var diffCases = []diffCase{
 	{"int32(m)", 0, func(r fRow) any { return int32(r.m) }},
 	{"uint8(i)", 0, func(r fRow) any { return uint8(r.i) }},
 	{"int64(i)", 0, func(r fRow) any { return int64(r.i) }},
-	{"int32(a)", 0, func(r fRow) any { return satInt[int32](r.a, math.MinInt32, math.MaxInt32) }},
-	{"int64(x)", 0, func(r fRow) any { return satInt[int64](float64(r.x), math.MinInt64, math.MaxInt64) }},
-	{"uint8(a)", 0, func(r fRow) any { return satInt[uint8](r.a, 0, math.MaxUint8) }},
+	{"int32(a)", 0, func(r fRow) any { return fSatInt[int32](r.a, math.MinInt32, math.MaxInt32) }},
+	{"int64(x)", 0, func(r fRow) any { return fSatInt[int64](float64(r.x), math.MinInt64, math.MaxInt64) }},
+	{"uint8(a)", 0, func(r fRow) any { return fSatInt[uint8](r.a, 0, math.MaxUint8) }},
 }
 
-var floatSpecials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 0.5, -0.5, 2.5, -2.5, 1e300, -1e300, 1e-310, 3e38, -3e38}
+var fFloatSpecials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 0.5, -0.5, 2.5, -2.5, 1e300, -1e300, 1e-310, 3e38, -3e38}
 
-var intSpecials = []int64{0, 1, -1, math.MinInt32, math.MaxInt32, math.MinInt64, math.MaxInt64}
+var fIntSpecials = []int64{0, 1, -1, math.MinInt32, math.MaxInt32, math.MinInt64, math.MaxInt64}
 
-func randFloat(r *rand.Rand) float64 {
+func fRandFloat(r *rand.Rand) float64 {
 	if r.IntN(5) == 0 {
-		return floatSpecials[r.IntN(len(floatSpecials))]
+		return fFloatSpecials[r.IntN(len(fFloatSpecials))]
 	}
 	return (r.Float64()*2 - 1) * math.Pow(10, float64(r.IntN(7)-3))
 }
 
-func randInt(r *rand.Rand) int64 {
+func fRandInt(r *rand.Rand) int64 {
 	switch r.IntN(5) {
 	case 0:
-		return intSpecials[r.IntN(len(intSpecials))]
+		return fIntSpecials[r.IntN(len(fIntSpecials))]
 	case 1:
 		return int64(r.Uint64())
 	}
 	return int64(r.IntN(101) - 50)
 }
 
-func randRows(n int, seed uint64) []fRow {
+func fRandRows(n int, seed uint64) []fRow {
 	r := rand.New(rand.NewPCG(seed, 14))
 	rows := make([]fRow, n)
 	for k := range rows {
 		rows[k] = fRow{
-			a: randFloat(r), b: randFloat(r), x: float32(randFloat(r)), y: float32(randFloat(r)),
-			i: int32(randInt(r)), j: int32(randInt(r)), m: randInt(r), n: randInt(r),
-			u: uint8(randInt(r)), v: uint8(randInt(r)), p: r.IntN(2) == 0, q: r.IntN(2) == 0,
+			a: fRandFloat(r), b: fRandFloat(r), x: float32(fRandFloat(r)), y: float32(fRandFloat(r)),
+			i: int32(fRandInt(r)), j: int32(fRandInt(r)), m: fRandInt(r), n: fRandInt(r),
+			u: uint8(fRandInt(r)), v: uint8(fRandInt(r)), p: r.IntN(2) == 0, q: r.IntN(2) == 0,
 		}
 	}
 	return rows
 }
 
-func rowColumns(rows []fRow) map[string]*gojit.Array {
+func fRowColumns(rows []fRow) map[string]*gojit.Array {
 	n := len(rows)
 	a, b := make([]float64, n), make([]float64, n)
 	x, y := make([]float32, n), make([]float32, n)
@@ -294,7 +294,7 @@ func rowColumns(rows []fRow) map[string]*gojit.Array {
 
 // ulpDiff is how many representable float64 values lie between x and y
 // (0 for equal bits; NaNs of any payload are equal).
-func ulpDiff(x, y float64) uint64 {
+func fULPDiff(x, y float64) uint64 {
 	if math.IsNaN(x) && math.IsNaN(y) {
 		return 0
 	}
@@ -318,7 +318,7 @@ func ulpDiff(x, y float64) uint64 {
 	return uint64(d)
 }
 
-func ulpDiff32(x, y float32) uint64 {
+func fULPDiff32(x, y float32) uint64 {
 	if x != x && y != y {
 		return 0
 	}
@@ -343,7 +343,7 @@ func ulpDiff32(x, y float32) uint64 {
 }
 
 // checkRows compares out, row by row, with the case's Go function.
-func checkRows(t *testing.T, c diffCase, rows []fRow, out *gojit.Array) {
+func fCheckRows(t *testing.T, c fDiffCase, rows []fRow, out *gojit.Array) {
 	t.Helper()
 	bad := 0
 	for k, r := range rows {
@@ -353,10 +353,10 @@ func checkRows(t *testing.T, c diffCase, rows []fRow, out *gojit.Array) {
 		switch w := want.(type) {
 		case float64:
 			g := out.Float64()[k]
-			got, d = g, ulpDiff(g, w)
+			got, d = g, fULPDiff(g, w)
 		case float32:
 			g := out.Float32()[k]
-			got, d = g, ulpDiff32(g, w)
+			got, d = g, fULPDiff32(g, w)
 		case int32:
 			got = out.Int32()[k]
 		case int64:
@@ -396,10 +396,10 @@ func TestFormulaDifferential(t *testing.T) {
 		sizes = []int{7, 5_000}
 	}
 	for _, n := range sizes {
-		rows := randRows(n, uint64(n))
-		cols := rowColumns(rows)
-		for _, c := range diffCases {
-			f, err := CompileFormula(c.expr, diffSchema)
+		rows := fRandRows(n, uint64(n))
+		cols := fRowColumns(rows)
+		for _, c := range fDiffCases {
+			f, err := CompileFormula(c.expr, fDiffSchema)
 			if err != nil {
 				t.Errorf("%s: %v", c.expr, err)
 				continue
@@ -413,16 +413,16 @@ func TestFormulaDifferential(t *testing.T) {
 				t.Errorf("%s: %d rows out for %d in", c.expr, out.Size(), n)
 				continue
 			}
-			checkRows(t, c, rows, out)
+			fCheckRows(t, c, rows, out)
 		}
 	}
 }
 
 // TestFormulaEmptyColumns evaluates formulas on zero rows.
 func TestFormulaEmptyColumns(t *testing.T) {
-	cols := rowColumns(nil)
-	for _, c := range diffCases[:10] {
-		f, err := CompileFormula(c.expr, diffSchema)
+	cols := fRowColumns(nil)
+	for _, c := range fDiffCases[:10] {
+		f, err := CompileFormula(c.expr, fDiffSchema)
 		if err != nil {
 			t.Fatalf("%s: %v", c.expr, err)
 		}

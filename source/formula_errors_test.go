@@ -16,14 +16,14 @@ import (
 // other tests).
 var updateFormula = flag.Bool("update-formula", false, "rewrite testdata/formula_errors.golden")
 
-var errorSchema = map[string]gojit.DType{
+var fErrorSchema = map[string]gojit.DType{
 	"price": gojit.Float64, "qty": gojit.Int64, "discount": gojit.Float64,
 	"flag": gojit.Bool, "count": gojit.Int32, "half": gojit.Float16, "ratio": gojit.Float32,
 }
 
 // errorFormulas are formulas CompileFormula must reject; the golden file
 // holds each one's complete error text.
-var errorFormulas = []string{
+var fErrorFormulas = []string{
 	"price * qty",
 	"pricee + 1",
 	"zzz + price",
@@ -75,8 +75,8 @@ var errorFormulas = []string{
 	"priec + qyt * foo(discount) - math.Lg(price)",
 }
 
-func formulaErrorText(src string) string {
-	_, err := CompileFormula(src, errorSchema)
+func fErrorText(src string) string {
+	_, err := CompileFormula(src, fErrorSchema)
 	if err == nil {
 		return "(no error)"
 	}
@@ -89,8 +89,8 @@ func formulaErrorText(src string) string {
 
 func TestFormulaErrorsGolden(t *testing.T) {
 	var b strings.Builder
-	for _, src := range errorFormulas {
-		b.WriteString("== " + src + "\n" + formulaErrorText(src) + "\n\n")
+	for _, src := range fErrorFormulas {
+		b.WriteString("== " + src + "\n" + fErrorText(src) + "\n\n")
 	}
 	got := b.String()
 	path := filepath.Join("testdata", "formula_errors.golden")
@@ -129,12 +129,12 @@ func TestFormulaErrorsExact(t *testing.T) {
 		{"math.Max(price)", "formula:1:15: not enough arguments in call to math.Max: have 1, want 2 arguments\n\tmath.Max(price)\n\t              ^"},
 	}
 	for _, c := range cases {
-		if got := formulaErrorText(c.src); got != c.want {
+		if got := fErrorText(c.src); got != c.want {
 			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", c.src, got, c.want)
 		}
 	}
 	// Every problem is reported, in order.
-	_, err := CompileFormula("priec + qyt * foo(discount)", errorSchema)
+	_, err := CompileFormula("priec + qyt * foo(discount)", fErrorSchema)
 	var e *Error
 	if !errors.As(err, &e) || len(e.Diags) != 3 {
 		t.Fatalf("want 3 diagnostics, got %v", err)

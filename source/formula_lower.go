@@ -14,7 +14,7 @@ import (
 // type, so each operation here has operands of one dtype and the engine's
 // promotion rules never apply.
 func lowerFormula(e *fExpr, cols []*gojit.Tensor) (*gojit.Tensor, error) {
-	t := lowerNode(e, cols)
+	t := lowerFormulaNode(e, cols)
 	if t.DType() != e.typ {
 		return nil, fmt.Errorf("internal error: formula lowered to %s, want %s", t.DType(), e.typ)
 	}
@@ -22,9 +22,9 @@ func lowerFormula(e *fExpr, cols []*gojit.Tensor) (*gojit.Tensor, error) {
 }
 
 // constTensor is a rank-0 tensor holding v, of dtype dt.
-func constTensor(dt gojit.DType, v float64) *gojit.Tensor { return gojit.Full(dt, v) }
+func fConstTensor(dt gojit.DType, v float64) *gojit.Tensor { return gojit.Full(dt, v) }
 
-func constValue(e *fExpr) float64 {
+func fConstValue(e *fExpr) float64 {
 	if e.val.Kind() == constant.Bool {
 		if constant.BoolVal(e.val) {
 			return 1
@@ -35,11 +35,11 @@ func constValue(e *fExpr) float64 {
 	return f
 }
 
-func lowerNode(e *fExpr, cols []*gojit.Tensor) *gojit.Tensor {
+func lowerFormulaNode(e *fExpr, cols []*gojit.Tensor) *gojit.Tensor {
 	if e.isConst() {
-		return constTensor(e.typ, constValue(e))
+		return fConstTensor(e.typ, fConstValue(e))
 	}
-	arg := func(i int) *gojit.Tensor { return lowerNode(e.args[i], cols) }
+	arg := func(i int) *gojit.Tensor { return lowerFormulaNode(e.args[i], cols) }
 	switch e.op {
 	case fColumn:
 		return cols[e.col]
@@ -96,17 +96,17 @@ func lowerNode(e *fExpr, cols []*gojit.Tensor) *gojit.Tensor {
 		}
 		return r
 	case fMath:
-		return lowerMath(e, arg)
+		return lowerFormulaMath(e, arg)
 	}
 	panic(fmt.Sprintf("source: formula node %d (%s) has no lowering", e.op, e.name))
 }
 
 // lowerMath lowers a call of a math function with Go's semantics,
 // including its special cases where the engine's op differs.
-func lowerMath(e *fExpr, arg func(int) *gojit.Tensor) *gojit.Tensor {
+func lowerFormulaMath(e *fExpr, arg func(int) *gojit.Tensor) *gojit.Tensor {
 	x := arg(0)
 	dt := x.DType()
-	inf := func(sign float64) *gojit.Tensor { return constTensor(dt, math.Inf(int(sign))) }
+	inf := func(sign float64) *gojit.Tensor { return fConstTensor(dt, math.Inf(int(sign))) }
 	switch e.name {
 	case "Abs":
 		return x.Abs()
@@ -135,13 +135,13 @@ func lowerMath(e *fExpr, arg func(int) *gojit.Tensor) *gojit.Tensor {
 	case "RoundToEven":
 		return x.Round()
 	case "Trunc":
-		return truncTensor(x)
+		return fTrunc(x)
 	case "Round":
 		// Halves away from zero: x - Trunc(x) is exact, so comparing
 		// it with 0.5 decides the rounding without double rounding.
-		t := truncTensor(x)
-		away := gojit.Where(x.Less(constTensor(dt, 0)), constTensor(dt, -1), constTensor(dt, 1))
-		return gojit.Where(x.Sub(t).Abs().GreaterEqual(constTensor(dt, 0.5)), t.Add(away), t)
+		t := fTrunc(x)
+		away := gojit.Where(x.Less(fConstTensor(dt, 0)), fConstTensor(dt, -1), fConstTensor(dt, 1))
+		return gojit.Where(x.Sub(t).Abs().GreaterEqual(fConstTensor(dt, 0.5)), t.Add(away), t)
 	case "Pow":
 		return x.Pow(arg(1))
 	case "Max":
@@ -165,6 +165,6 @@ func lowerMath(e *fExpr, arg func(int) *gojit.Tensor) *gojit.Tensor {
 }
 
 // truncTensor rounds toward zero.
-func truncTensor(x *gojit.Tensor) *gojit.Tensor {
-	return gojit.Where(x.Less(constTensor(x.DType(), 0)), x.Ceil(), x.Floor())
+func fTrunc(x *gojit.Tensor) *gojit.Tensor {
+	return gojit.Where(x.Less(fConstTensor(x.DType(), 0)), x.Ceil(), x.Floor())
 }

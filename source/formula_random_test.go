@@ -16,7 +16,7 @@ import (
 // TestFormulaRandom. Every subexpression uses a column, so Go's exact
 // constant folding never applies and the Go function's float64 steps are
 // exactly what the formula means.
-func randFormula(r *rand.Rand, depth int) (string, func(a, b, c float64) float64) {
+func fRandFormula(r *rand.Rand, depth int) (string, func(a, b, c float64) float64) {
 	if depth == 0 || r.IntN(4) == 0 {
 		switch r.IntN(3) {
 		case 0:
@@ -26,14 +26,14 @@ func randFormula(r *rand.Rand, depth int) (string, func(a, b, c float64) float64
 		}
 		return "c", func(a, b, c float64) float64 { return c }
 	}
-	x, fx := randFormula(r, depth-1)
+	x, fx := fRandFormula(r, depth-1)
 	var y string
 	var fy func(a, b, c float64) float64
 	if r.IntN(3) == 0 {
 		k := []float64{0.5, 2, 3, 1e-3, 10}[r.IntN(5)]
 		y, fy = fmt.Sprint(k), func(a, b, c float64) float64 { return k }
 	} else {
-		y, fy = randFormula(r, depth-1)
+		y, fy = fRandFormula(r, depth-1)
 	}
 	op := r.IntN(12)
 	unary := op == 4 || op == 5 || op == 6 || op == 9 || op == 10
@@ -96,7 +96,7 @@ func TestFormulaRandom(t *testing.T) {
 	const rows = 3001
 	a, b, c := make([]float64, rows), make([]float64, rows), make([]float64, rows)
 	for i := range rows {
-		a[i], b[i], c[i] = randFloat(r), randFloat(r), randFloat(r)
+		a[i], b[i], c[i] = fRandFloat(r), fRandFloat(r), fRandFloat(r)
 	}
 	cols := map[string]*gojit.Array{"a": gojit.FromFloat64(a), "b": gojit.FromFloat64(b), "c": gojit.FromFloat64(c)}
 	schema := map[string]gojit.DType{"a": gojit.Float64, "b": gojit.Float64, "c": gojit.Float64}
@@ -105,7 +105,7 @@ func TestFormulaRandom(t *testing.T) {
 		n = 5
 	}
 	for range n {
-		src, fn := randFormula(r, 4)
+		src, fn := fRandFormula(r, 4)
 		f, err := CompileFormula(src, schema)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
@@ -115,7 +115,7 @@ func TestFormulaRandom(t *testing.T) {
 			t.Fatalf("%s: %v", src, err)
 		}
 		for i, got := range out.Float64() {
-			if want := fn(a[i], b[i], c[i]); ulpDiff(got, want) != 0 {
+			if want := fn(a[i], b[i], c[i]); fULPDiff(got, want) != 0 {
 				t.Fatalf("%s: row %d (a=%v b=%v c=%v) = %v, want %v", src, i, a[i], b[i], c[i], got, want)
 			}
 		}
@@ -125,16 +125,16 @@ func TestFormulaRandom(t *testing.T) {
 // FuzzParseFormula checks that the parser and checker never panic and
 // that every diagnostic points into the formula with a caret line.
 func FuzzParseFormula(f *testing.F) {
-	for _, s := range errorFormulas {
+	for _, s := range fErrorFormulas {
 		f.Add(s)
 	}
-	for _, c := range diffCases {
+	for _, c := range fDiffCases {
 		f.Add(c.expr)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		e, cols, err := parseFormula(src, errorSchema)
+		e, cols, err := parseFormula(src, fErrorSchema)
 		if err == nil {
-			if e == nil || e.untyped != typed || len(cols) == 0 {
+			if e == nil || e.untyped != fTyped || len(cols) == 0 {
 				t.Fatalf("%q: accepted with result %+v, columns %v", src, e, cols)
 			}
 			return

@@ -13,20 +13,20 @@ import (
 	"github.com/gojit/gojit"
 )
 
-var shopSchema = map[string]gojit.DType{
+var fShopSchema = map[string]gojit.DType{
 	"price": gojit.Float64, "qty": gojit.Float64, "discount": gojit.Float64,
 	"tax": gojit.Float64, "fee": gojit.Float64, "n": gojit.Int64,
 }
 
-const shopFormula = "price*qty*(1-discount) + tax*price - fee"
+const fShopFormula = "price*qty*(1-discount) + tax*price - fee"
 
-func shopRow(price, qty, discount, tax, fee float64) float64 {
+func fShopRow(price, qty, discount, tax, fee float64) float64 {
 	return price*qty*(1-discount) + tax*price - fee
 }
 
 // shopColumns returns n rows of the shop columns and the formula's value
 // for each, computed by a plain Go loop.
-func shopColumns(n int) (map[string]*gojit.Array, []float64) {
+func fShopColumns(n int) (map[string]*gojit.Array, []float64) {
 	cols := map[string][]float64{}
 	for _, name := range []string{"price", "qty", "discount", "tax", "fee"} {
 		cols[name] = make([]float64, n)
@@ -35,7 +35,7 @@ func shopColumns(n int) (map[string]*gojit.Array, []float64) {
 	for i := range n {
 		p, q, d, t, f := float64(i%97)+0.25, float64(i%7+1), float64(i%5)/10, 0.07, float64(i%3)
 		cols["price"][i], cols["qty"][i], cols["discount"][i], cols["tax"][i], cols["fee"][i] = p, q, d, t, f
-		want[i] = shopRow(p, q, d, t, f)
+		want[i] = fShopRow(p, q, d, t, f)
 	}
 	arrays := map[string]*gojit.Array{"n": gojit.FromInt64(make([]int64, n))}
 	for name, c := range cols {
@@ -44,7 +44,7 @@ func shopColumns(n int) (map[string]*gojit.Array, []float64) {
 	return arrays, want
 }
 
-func mustFormula(t testing.TB, src string, schema map[string]gojit.DType, opts ...Option) *Formula {
+func fMust(t testing.TB, src string, schema map[string]gojit.DType, opts ...Option) *Formula {
 	t.Helper()
 	f, err := CompileFormula(src, schema, opts...)
 	if err != nil {
@@ -53,7 +53,7 @@ func mustFormula(t testing.TB, src string, schema map[string]gojit.DType, opts .
 	return f
 }
 
-func checkFloat64s(t *testing.T, got, want []float64) {
+func fCheckFloat64s(t *testing.T, got, want []float64) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d values, want %d", len(got), len(want))
@@ -66,7 +66,7 @@ func checkFloat64s(t *testing.T, got, want []float64) {
 }
 
 func TestFormulaColumnsDType(t *testing.T) {
-	f := mustFormula(t, "fee + price*qty > tax && n != 0", shopSchema)
+	f := fMust(t, "fee + price*qty > tax && n != 0", fShopSchema)
 	if got := strings.Join(f.Columns(), ","); got != "fee,price,qty,tax,n" {
 		t.Errorf("Columns = %s, want fee,price,qty,tax,n (order of first use)", got)
 	}
@@ -83,26 +83,26 @@ func TestFormulaColumnsDType(t *testing.T) {
 }
 
 func TestFormulaEval(t *testing.T) {
-	f := mustFormula(t, shopFormula, shopSchema)
+	f := fMust(t, fShopFormula, fShopSchema)
 	for _, n := range []int{1, 100, 70_001} {
-		cols, want := shopColumns(n)
+		cols, want := fShopColumns(n)
 		out, err := f.Eval(cols)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkFloat64s(t, out.Float64(), want)
+		fCheckFloat64s(t, out.Float64(), want)
 		dst := gojit.New(gojit.Float64, n)
 		if err := f.EvalInto(dst, cols); err != nil {
 			t.Fatal(err)
 		}
-		checkFloat64s(t, dst.Float64(), want)
+		fCheckFloat64s(t, dst.Float64(), want)
 	}
 }
 
 // TestFormulaInPlace writes the result over one of its own columns.
 func TestFormulaInPlace(t *testing.T) {
-	f := mustFormula(t, "price*2 + qty", shopSchema)
-	cols, _ := shopColumns(1000)
+	f := fMust(t, "price*2 + qty", fShopSchema)
+	cols, _ := fShopColumns(1000)
 	price := append([]float64(nil), cols["price"].Float64()...)
 	qty := cols["qty"].Float64()
 	if err := f.EvalInto(cols["price"], cols); err != nil {
@@ -116,7 +116,7 @@ func TestFormulaInPlace(t *testing.T) {
 }
 
 func TestFormulaEvalErrors(t *testing.T) {
-	f := mustFormula(t, "price * qty", shopSchema)
+	f := fMust(t, "price * qty", fShopSchema)
 	good := func() map[string]*gojit.Array {
 		return map[string]*gojit.Array{"price": gojit.FromFloat64([]float64{1, 2, 3}), "qty": gojit.FromFloat64([]float64{4, 5, 6})}
 	}
@@ -151,7 +151,7 @@ func TestFormulaEvalErrors(t *testing.T) {
 	if err != nil {
 		t.Fatalf("extra column: %v", err)
 	}
-	checkFloat64s(t, out.Float64(), []float64{4, 10, 18})
+	fCheckFloat64s(t, out.Float64(), []float64{4, 10, 18})
 	// The result array must fit.
 	for _, dst := range []*gojit.Array{nil, gojit.New(gojit.Float32, 3), gojit.New(gojit.Float64, 4), gojit.New(gojit.Float64, 3, 1)} {
 		if err := f.EvalInto(dst, good()); err == nil || !errors.Is(err, ErrColumns) || !strings.Contains(err.Error(), "result array") {
@@ -162,9 +162,9 @@ func TestFormulaEvalErrors(t *testing.T) {
 
 // TestFormulaEvalIntoAllocs checks the steady state allocates nothing.
 func TestFormulaEvalIntoAllocs(t *testing.T) {
-	f := mustFormula(t, shopFormula, shopSchema)
+	f := fMust(t, fShopFormula, fShopSchema)
 	for _, n := range []int{1000, 100_000} {
-		cols, want := shopColumns(n)
+		cols, want := fShopColumns(n)
 		dst := gojit.New(gojit.Float64, n)
 		if err := f.EvalInto(dst, cols); err != nil {
 			t.Fatal(err)
@@ -181,19 +181,19 @@ func TestFormulaEvalIntoAllocs(t *testing.T) {
 		} else if allocs != 0 {
 			t.Errorf("EvalInto on %d rows: %v allocations per call, want 0", n, allocs)
 		}
-		checkFloat64s(t, dst.Float64(), want)
+		fCheckFloat64s(t, dst.Float64(), want)
 	}
 }
 
 // TestFormulaConcurrent evaluates one Formula from several goroutines.
 func TestFormulaConcurrent(t *testing.T) {
-	f := mustFormula(t, shopFormula, shopSchema)
+	f := fMust(t, fShopFormula, fShopSchema)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cols, want := shopColumns(1000 + 37*g)
+			cols, want := fShopColumns(1000 + 37*g)
 			for range 20 {
 				out, err := f.Eval(cols)
 				if err != nil {
@@ -219,9 +219,9 @@ func TestFormulaCache(t *testing.T) {
 		t.Skip("no LLVM in this build: formulas run in the interpreter and nothing is compiled or cached")
 	}
 	src := "math.Sqrt(price*price + qty*qty) / (1 + fee)"
-	mustFormula(t, src, shopSchema)
+	fMust(t, src, fShopSchema)
 	s1 := gojit.CacheStats()
-	f := mustFormula(t, src, shopSchema)
+	f := fMust(t, src, fShopSchema)
 	s2 := gojit.CacheStats()
 	if s2.Compiles != s1.Compiles || s2.DiskHits != s1.DiskHits {
 		t.Errorf("second CompileFormula compiled (%d -> %d) or read the disk (%d -> %d)", s1.Compiles, s2.Compiles, s1.DiskHits, s2.DiskHits)
@@ -231,14 +231,14 @@ func TestFormulaCache(t *testing.T) {
 	}
 	// Another schema is another kernel.
 	other := map[string]gojit.DType{"price": gojit.Float32, "qty": gojit.Float32, "fee": gojit.Float32}
-	g := mustFormula(t, src, other)
+	g := fMust(t, src, other)
 	if f.DType() != gojit.Float64 || g.DType() != gojit.Float32 {
 		t.Errorf("dtypes %s and %s, want f64 and f32", f.DType(), g.DType())
 	}
 }
 
 func TestFormulaCode(t *testing.T) {
-	f := mustFormula(t, "math.Max(price*qty, fee)", shopSchema)
+	f := fMust(t, "math.Max(price*qty, fee)", fShopSchema)
 	if s, err := f.Code(StageSource); err != nil || s != "math.Max(price*qty, fee)" {
 		t.Errorf("StageSource = %q, %v", s, err)
 	}
@@ -269,8 +269,8 @@ func TestFormulaCode(t *testing.T) {
 // TestFormulaFused checks a formula becomes one loop (one fusion group)
 // and, on amd64, that the loop is vectorized (packed multiplies).
 func TestFormulaFused(t *testing.T) {
-	for _, src := range []string{shopFormula, "where(price > fee, math.Sqrt(price*qty), -fee) * (1 + tax)"} {
-		f := mustFormula(t, src, shopSchema)
+	for _, src := range []string{fShopFormula, "where(price > fee, math.Sqrt(price*qty), -fee) * (1 + tax)"} {
+		f := fMust(t, src, fShopSchema)
 		ir, err := f.Code(StageIR)
 		if err != nil {
 			t.Fatal(err)
@@ -295,7 +295,7 @@ func TestFormulaFused(t *testing.T) {
 func TestFormulaLog(t *testing.T) {
 	t.Setenv(gojit.EnvLog, "cache,source")
 	var buf bytes.Buffer
-	mustFormula(t, "price - fee", shopSchema, WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	fMust(t, "price - fee", fShopSchema, WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
 	out := buf.String()
 	for _, s := range []string{"stage=source", "stage=ir", "stage=llvm", "stage=llvm-opt", "stage=asm"} {
 		if !strings.Contains(out, s) {
@@ -307,11 +307,11 @@ func TestFormulaLog(t *testing.T) {
 // TestFormulaDisableJIT runs a formula in the interpreter.
 func TestFormulaDisableJIT(t *testing.T) {
 	t.Setenv(gojit.EnvDisableJIT, "1")
-	f := mustFormula(t, "where(price > 50, price*qty, -fee) + math.Abs(discount)", shopSchema)
+	f := fMust(t, "where(price > 50, price*qty, -fee) + math.Abs(discount)", fShopSchema)
 	if _, err := f.Code(StageLLVM); err == nil || !strings.Contains(err.Error(), "interpreter") {
 		t.Errorf("StageLLVM under GOJIT_DISABLE_JIT: %v, want an error naming the interpreter", err)
 	}
-	cols, _ := shopColumns(500)
+	cols, _ := fShopColumns(500)
 	out, err := f.Eval(cols)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 
 // represent returns v as a value of type dt (rounded for floats), or a
 // reason it is not one.
-func represent(v constant.Value, dt gojit.DType) (constant.Value, string) {
+func fRepresent(v constant.Value, dt gojit.DType) (constant.Value, string) {
 	switch {
 	case dt == gojit.Bool:
 		if v.Kind() != constant.Bool {
@@ -25,7 +25,7 @@ func represent(v constant.Value, dt gojit.DType) (constant.Value, string) {
 		return v, ""
 	case v.Kind() == constant.Bool:
 		return nil, "mismatched"
-	case isInteger(dt):
+	case fIsInteger(dt):
 		if f, _ := constant.Float64Val(constant.ToFloat(v)); math.Abs(f) > 1<<63 {
 			if dt == gojit.Int64 {
 				return nil, "too large"
@@ -41,7 +41,7 @@ func represent(v constant.Value, dt gojit.DType) (constant.Value, string) {
 		case gojit.Int32:
 			lo, hi = math.MinInt32, math.MaxInt32
 		case gojit.Int64:
-			lo, hi = -maxExactInt, maxExactInt
+			lo, hi = -fMaxExactInt, fMaxExactInt
 		}
 		if constant.Compare(iv, token.LSS, constant.MakeInt64(lo)) || constant.Compare(iv, token.GTR, constant.MakeInt64(hi)) {
 			if dt == gojit.Int64 {
@@ -68,33 +68,33 @@ func represent(v constant.Value, dt gojit.DType) (constant.Value, string) {
 // assign converts e, which may be an untyped constant, to type dt for use
 // in context (the formula text of the enclosing expression, for messages).
 // It returns nil after reporting a problem.
-func (c *checker) assign(e *fExpr, dt gojit.DType, at token.Pos, context string) *fExpr {
-	if e.untyped == typed {
+func (c *fChecker) assign(e *fExpr, dt gojit.DType, at token.Pos, context string) *fExpr {
+	if e.untyped == fTyped {
 		return e
 	}
-	v, why := represent(e.val, dt)
+	v, why := fRepresent(e.val, dt)
 	switch why {
 	case "":
 		return &fExpr{op: fConst, pos: e.pos, typ: dt, val: v}
 	case "mismatched":
-		c.errorf(at, "%s: mismatched types %s and %s", context, e.typeName(), goTypeName(dt))
+		c.errorf(at, "%s: mismatched types %s and %s", context, e.typeName(), fGoType(dt))
 	case "too large":
 		c.errorf(e.pos, "constant %s is too large for a formula (integer constants are limited to ±2^53)", e.val)
 	case "truncated":
-		c.errorf(e.pos, "%s: %s (%s constant) truncated to %s", context, e.val, e.typeName(), goTypeName(dt))
+		c.errorf(e.pos, "%s: %s (%s constant) truncated to %s", context, e.val, e.typeName(), fGoType(dt))
 	default:
-		c.errorf(e.pos, "%s: %s (%s constant) overflows %s", context, e.val, e.typeName(), goTypeName(dt))
+		c.errorf(e.pos, "%s: %s (%s constant) overflows %s", context, e.val, e.typeName(), fGoType(dt))
 	}
 	return nil
 }
 
 // defaultType is the type an untyped constant takes when nothing else
 // decides it: bool, int64 (Go's int) or float64.
-func defaultType(k untypedKind) gojit.DType {
+func fDefaultType(k fUntypedKind) gojit.DType {
 	switch k {
-	case untypedBool:
+	case fUntypedBool:
 		return gojit.Bool
-	case untypedInt:
+	case fUntypedInt:
 		return gojit.Int64
 	}
 	return gojit.Float64
@@ -103,19 +103,19 @@ func defaultType(k untypedKind) gojit.DType {
 // unify gives operands one type, as Go does for a binary operator: an
 // untyped operand takes the other's type; two typed operands must have
 // identical types. Two untyped constants stay untyped (the larger kind).
-func (c *checker) unify(at token.Pos, context string, ops ...*fExpr) ([]*fExpr, bool) {
-	isBool := func(e *fExpr) bool { return e.untyped == untypedBool || e.untyped == typed && e.typ == gojit.Bool }
+func (c *fChecker) unify(at token.Pos, context string, ops ...*fExpr) ([]*fExpr, bool) {
+	isBool := func(e *fExpr) bool { return e.untyped == fUntypedBool || e.untyped == fTyped && e.typ == gojit.Bool }
 	mismatch := func(x, y *fExpr) ([]*fExpr, bool) {
 		c.errorf(at, "%s: mismatched types %s and %s", context, x.typeName(), y.typeName())
 		return nil, false
 	}
 	first := -1 // the first typed operand
-	kind := typed
+	kind := fTyped
 	for i, e := range ops {
 		if isBool(e) != isBool(ops[0]) {
 			return mismatch(ops[0], e)
 		}
-		if e.untyped == typed {
+		if e.untyped == fTyped {
 			if first >= 0 && e.typ != ops[first].typ {
 				return mismatch(ops[first], e)
 			}
@@ -130,7 +130,7 @@ func (c *checker) unify(at token.Pos, context string, ops ...*fExpr) ([]*fExpr, 
 	if first < 0 {
 		for i, e := range ops {
 			out[i] = &fExpr{op: fConst, pos: e.pos, untyped: kind, val: e.val}
-			if kind == untypedFloat {
+			if kind == fUntypedFloat {
 				out[i].val = constant.ToFloat(e.val)
 			}
 		}
@@ -144,7 +144,7 @@ func (c *checker) unify(at token.Pos, context string, ops ...*fExpr) ([]*fExpr, 
 	return out, true
 }
 
-func (c *checker) unary(x *ast.UnaryExpr) *fExpr {
+func (c *fChecker) unary(x *ast.UnaryExpr) *fExpr {
 	a := c.expr(x.X)
 	switch x.Op {
 	case token.SUB, token.ADD, token.NOT:
@@ -155,15 +155,15 @@ func (c *checker) unary(x *ast.UnaryExpr) *fExpr {
 	if a == nil {
 		return nil
 	}
-	isBool := a.typ == gojit.Bool && a.untyped == typed || a.untyped == untypedBool
+	isBool := a.typ == gojit.Bool && a.untyped == fTyped || a.untyped == fUntypedBool
 	if (x.Op == token.NOT) != isBool {
 		c.errorf(x.OpPos, "%s: operator %s not defined on %s (%s)", c.text(x), x.Op, c.text(x.X), a.typeName())
 		return nil
 	}
 	if a.isConst() {
 		v := constant.UnaryOp(x.Op, a.val, 0)
-		if a.untyped == typed {
-			if r, why := represent(v, a.typ); why == "" {
+		if a.untyped == fTyped {
+			if r, why := fRepresent(v, a.typ); why == "" {
 				v = r
 			} else {
 				c.errorf(x.OpPos, "constant %s overflows %s", v, a.typeName())
@@ -178,7 +178,7 @@ func (c *checker) unary(x *ast.UnaryExpr) *fExpr {
 	return &fExpr{op: fUnary, pos: x.OpPos, typ: a.typ, tok: x.Op, args: []*fExpr{a}}
 }
 
-func (c *checker) binary(x *ast.BinaryExpr) *fExpr {
+func (c *fChecker) binary(x *ast.BinaryExpr) *fExpr {
 	a, b := c.expr(x.X), c.expr(x.Y)
 	op := x.Op
 	switch op {
@@ -199,8 +199,8 @@ func (c *checker) binary(x *ast.BinaryExpr) *fExpr {
 	}
 	a, b = ops[0], ops[1]
 	// What the operator needs of its operands' type.
-	isBool := a.untyped == untypedBool || a.untyped == typed && a.typ == gojit.Bool
-	isInt := a.untyped == untypedInt || a.untyped == typed && isInteger(a.typ)
+	isBool := a.untyped == fUntypedBool || a.untyped == fTyped && a.typ == gojit.Bool
+	isInt := a.untyped == fUntypedInt || a.untyped == fTyped && fIsInteger(a.typ)
 	var okType bool
 	switch op {
 	case token.ADD, token.SUB, token.MUL, token.QUO, token.LSS, token.LEQ, token.GTR, token.GEQ:
@@ -234,14 +234,14 @@ func (c *checker) binary(x *ast.BinaryExpr) *fExpr {
 		r := &fExpr{op: fConst, pos: x.Pos(), typ: a.typ, untyped: a.untyped, val: v}
 		if cmp {
 			r.typ = gojit.Bool
-			if a.untyped != typed {
-				r.untyped = untypedBool
+			if a.untyped != fTyped {
+				r.untyped = fUntypedBool
 			}
 		}
-		if r.untyped == typed {
-			rv, why := represent(v, r.typ)
+		if r.untyped == fTyped {
+			rv, why := fRepresent(v, r.typ)
 			if why != "" {
-				c.errorf(x.OpPos, "%s: constant %s overflows %s", ctx, v, goTypeName(r.typ))
+				c.errorf(x.OpPos, "%s: constant %s overflows %s", ctx, v, fGoType(r.typ))
 				return nil
 			}
 			r.val = rv
@@ -255,7 +255,7 @@ func (c *checker) binary(x *ast.BinaryExpr) *fExpr {
 	return r
 }
 
-func (c *checker) call(x *ast.CallExpr) *fExpr {
+func (c *fChecker) call(x *ast.CallExpr) *fExpr {
 	if x.Ellipsis.IsValid() {
 		c.errorf(x.Ellipsis, "... is not supported in formulas")
 		return nil
@@ -298,7 +298,7 @@ func (c *checker) call(x *ast.CallExpr) *fExpr {
 			return c.minMax(x, name, args)
 		}
 		c.errorf(f.Pos(), "unknown function %s%s (formulas call math functions, conversions, min, max and where)",
-			name, suggest(name, []string{"where", "min", "max", "float64", "float32", "int64", "int32"}))
+			name, fSuggest(name, []string{"where", "min", "max", "float64", "float32", "int64", "int32"}))
 		return nil
 	case *ast.SelectorExpr:
 		pkg, ok := f.X.(*ast.Ident)
@@ -307,13 +307,13 @@ func (c *checker) call(x *ast.CallExpr) *fExpr {
 			return nil
 		}
 		name = f.Sel.Name
-		mf, ok := mathFuncs[name]
+		mf, ok := fMathFuncs[name]
 		if !ok {
 			var names []string
-			for n := range mathFuncs {
+			for n := range fMathFuncs {
 				names = append(names, n)
 			}
-			c.errorf(f.Sel.Pos(), "unknown function math.%s%s", name, suggestPrefixed("math.", name, names))
+			c.errorf(f.Sel.Pos(), "unknown function math.%s%s", name, fSuggestPrefixed("math.", name, names))
 			return nil
 		}
 		if !c.argCount(x, "math."+name, mf.nargs) || bad {
@@ -325,7 +325,7 @@ func (c *checker) call(x *ast.CallExpr) *fExpr {
 	return nil
 }
 
-func (c *checker) argCount(x *ast.CallExpr, name string, want int) bool {
+func (c *fChecker) argCount(x *ast.CallExpr, name string, want int) bool {
 	if len(x.Args) == want {
 		return true
 	}
@@ -341,22 +341,22 @@ func (c *checker) argCount(x *ast.CallExpr, name string, want int) bool {
 	return false
 }
 
-func (c *checker) convert(x *ast.CallExpr, dt gojit.DType, a *fExpr) *fExpr {
+func (c *fChecker) convert(x *ast.CallExpr, dt gojit.DType, a *fExpr) *fExpr {
 	from := a.typeName()
 	if a.isConst() {
-		v, why := represent(a.val, dt)
+		v, why := fRepresent(a.val, dt)
 		if why == "mismatched" {
-			c.errorf(x.Pos(), "cannot convert %s (%s) to type %s", c.text(x.Args[0]), from, goTypeName(dt))
+			c.errorf(x.Pos(), "cannot convert %s (%s) to type %s", c.text(x.Args[0]), from, fGoType(dt))
 			return nil
 		}
 		if why != "" {
-			c.errorf(x.Pos(), "cannot convert %s (%s constant) to type %s (%s)", c.text(x.Args[0]), from, goTypeName(dt), why)
+			c.errorf(x.Pos(), "cannot convert %s (%s constant) to type %s (%s)", c.text(x.Args[0]), from, fGoType(dt), why)
 			return nil
 		}
 		return &fExpr{op: fConst, pos: x.Pos(), typ: dt, val: v}
 	}
 	if (a.typ == gojit.Bool) != (dt == gojit.Bool) {
-		c.errorf(x.Pos(), "cannot convert %s (%s) to type %s", c.text(x.Args[0]), from, goTypeName(dt))
+		c.errorf(x.Pos(), "cannot convert %s (%s) to type %s", c.text(x.Args[0]), from, fGoType(dt))
 		return nil
 	}
 	if a.typ == dt {
@@ -365,9 +365,9 @@ func (c *checker) convert(x *ast.CallExpr, dt gojit.DType, a *fExpr) *fExpr {
 	return &fExpr{op: fConvert, pos: x.Pos(), typ: dt, args: []*fExpr{a}}
 }
 
-func (c *checker) where(x *ast.CallExpr, args []*fExpr) *fExpr {
+func (c *fChecker) where(x *ast.CallExpr, args []*fExpr) *fExpr {
 	cond := args[0]
-	if !(cond.untyped == untypedBool || cond.untyped == typed && cond.typ == gojit.Bool) {
+	if !(cond.untyped == fUntypedBool || cond.untyped == fTyped && cond.typ == gojit.Bool) {
 		c.errorf(x.Args[0].Pos(), "where: condition %s is %s, want bool", c.text(x.Args[0]), cond.typeName())
 		return nil
 	}
@@ -376,8 +376,8 @@ func (c *checker) where(x *ast.CallExpr, args []*fExpr) *fExpr {
 		return nil
 	}
 	a, b := ops[0], ops[1]
-	if a.untyped != typed { // both untyped: Go's default type
-		dt := defaultType(a.untyped)
+	if a.untyped != fTyped { // both untyped: Go's default type
+		dt := fDefaultType(a.untyped)
 		a, b = c.assign(a, dt, x.Pos(), c.text(x)), c.assign(b, dt, x.Pos(), c.text(x))
 		if a == nil || b == nil {
 			return nil
@@ -389,19 +389,19 @@ func (c *checker) where(x *ast.CallExpr, args []*fExpr) *fExpr {
 		}
 		return b
 	}
-	if cond.untyped != typed {
+	if cond.untyped != fTyped {
 		cond = &fExpr{op: fConst, pos: cond.pos, typ: gojit.Bool, val: cond.val}
 	}
 	return &fExpr{op: fWhere, pos: x.Pos(), typ: a.typ, name: "where", args: []*fExpr{cond, a, b}}
 }
 
-func (c *checker) minMax(x *ast.CallExpr, name string, args []*fExpr) *fExpr {
+func (c *fChecker) minMax(x *ast.CallExpr, name string, args []*fExpr) *fExpr {
 	ops, ok := c.unify(x.Lparen, c.text(x), args...)
 	if !ok {
 		return nil
 	}
 	t := ops[0]
-	if t.untyped == untypedBool || t.untyped == typed && t.typ == gojit.Bool {
+	if t.untyped == fUntypedBool || t.untyped == fTyped && t.typ == gojit.Bool {
 		c.errorf(x.Pos(), "%s: bool is not an ordered type", c.text(x))
 		return nil
 	}
@@ -421,12 +421,12 @@ func (c *checker) minMax(x *ast.CallExpr, name string, args []*fExpr) *fExpr {
 	return &fExpr{op: fMinMax, pos: x.Pos(), typ: t.typ, name: name, args: ops}
 }
 
-func (c *checker) mathCall(x *ast.CallExpr, name string, mf mathFunc, args []*fExpr) *fExpr {
+func (c *fChecker) mathCall(x *ast.CallExpr, name string, mf fMathFunc, args []*fExpr) *fExpr {
 	full := "math." + name
 	sign := 0
 	if name == "IsInf" {
 		s := args[1]
-		if !s.isConst() || s.untyped == untypedBool || s.untyped == typed && !isInteger(s.typ) {
+		if !s.isConst() || s.untyped == fUntypedBool || s.untyped == fTyped && !fIsInteger(s.typ) {
 			c.errorf(x.Args[1].Pos(), "math.IsInf: sign must be an integer constant")
 			return nil
 		}
@@ -438,11 +438,11 @@ func (c *checker) mathCall(x *ast.CallExpr, name string, mf mathFunc, args []*fE
 		return nil
 	}
 	dt := gojit.Float64
-	if ops[0].untyped == typed {
+	if ops[0].untyped == fTyped {
 		dt = ops[0].typ
 	}
-	if !isFloat(dt) {
-		c.errorf(x.Args[0].Pos(), "cannot use %s (%s) as float64 value in argument to %s", c.text(x.Args[0]), goTypeName(dt), full)
+	if !fIsFloat(dt) {
+		c.errorf(x.Args[0].Pos(), "cannot use %s (%s) as float64 value in argument to %s", c.text(x.Args[0]), fGoType(dt), full)
 		return nil
 	}
 	allConst := true
