@@ -90,7 +90,23 @@ func fErrorText(src string) string {
 func TestFormulaErrorsGolden(t *testing.T) {
 	var b strings.Builder
 	for _, src := range fErrorFormulas {
-		b.WriteString("== " + src + "\n" + fErrorText(src) + "\n\n")
+		text := fErrorText(src)
+		// Verified before it can reach the golden file: every formula
+		// is rejected, with an *Error whose diagnostics all have a
+		// caret line.
+		if strings.HasPrefix(text, "(") {
+			t.Errorf("%s: %s", src, text)
+		}
+		carets := 0
+		for _, line := range strings.Split(text, "\n") {
+			if strings.TrimSpace(line) == "^" {
+				carets++
+			}
+		}
+		if carets == 0 || carets != strings.Count(text, "formula:1:") {
+			t.Errorf("%s: %d carets for %d diagnostics:\n%s", src, carets, strings.Count(text, "formula:1:"), text)
+		}
+		b.WriteString("== " + src + "\n" + text + "\n\n")
 	}
 	got := b.String()
 	path := filepath.Join("testdata", "formula_errors.golden")
