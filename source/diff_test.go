@@ -18,6 +18,9 @@ func randValue(r *rand.Rand, t reflect.Type, n int) reflect.Value {
 	v := reflect.New(t).Elem()
 	switch t.Kind() {
 	case reflect.Slice:
+		if n > 0 && r.IntN(5) == 0 {
+			n += r.IntN(3) - 1 // slices of different lengths
+		}
 		s := reflect.MakeSlice(t, n, n+r.IntN(3))
 		for i := range n {
 			s.Index(i).Set(randValue(r, t.Elem(), n))
@@ -178,6 +181,8 @@ func TestDifferential(t *testing.T) {
 		fix  func([]reflect.Value)
 	}{
 		{"saxpy", saxpy, nil},
+		{"rangeInt", rangeInt, func(a []reflect.Value) { a[2].SetInt(int64(a[0].Len()) + a[2].Int()%2) }},
+		{"loopVariants", loopVariants, func(a []reflect.Value) { a[1].SetInt(a[1].Int() % 4); a[2].SetInt(a[2].Int() % 14) }},
 		{"sumInts", sumInts, nil},
 		{"divmod", divmod, nil},
 		{"divmod32", divmod32, nil},
@@ -205,6 +210,11 @@ func TestDifferential(t *testing.T) {
 			}
 		}},
 		{"pairwise", pairwise, func(a []reflect.Value) {
+			if a[1].Int()%3 == 0 {
+				a[1].SetInt(3)
+				a[2].SetInt(4)
+				return
+			}
 			n, d := a[1].Int()%5, a[2].Int()%5
 			if n < 0 {
 				n = -n

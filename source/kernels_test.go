@@ -195,3 +195,25 @@ func newton(x, out []float64) {
 		out[i] = r
 	}
 }
+
+// rangeInt is a range over an integer (a loop go/ssa rotates: its test is
+// last) indexing two slices.
+func rangeInt(x, y []float64, n int) {
+	for i := range n {
+		y[i] = x[i] * 2
+	}
+	for i := range n - 1 {
+		y[i+1] += x[i]
+	}
+}
+
+func loopVariants(x []int32, lo, hi int) int32 {
+	var s int32
+	for i := lo; i < hi; i++ {
+		s += x[i] ^ x[i-lo]
+	}
+	for i := 0; i < len(x)-1; i++ {
+		s += x[i+1] - x[i]
+	}
+	return s
+}

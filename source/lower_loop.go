@@ -28,6 +28,7 @@ type loop struct {
 	iv     *ssa.Phi
 	init   ssa.Value // iv's value on entry
 	c      int64     // the condition is iv+c < n
+	bottom bool      // tested last, in the latch: the body also runs for the iv that fails the test
 	n      ssa.Value
 }
 
@@ -83,18 +84,35 @@ func isInt(t types.Type) bool {
 }
 
 func countingLoop(h *ssa.BasicBlock, body map[*ssa.BasicBlock]bool) *loop {
-	if len(h.Instrs) == 0 {
-		return nil
+	// The test is either first, in the header (for loops and range over a
+	// slice), or last, in the only latch, which branches back to the
+	// header (go/ssa's rotated range over an integer).
+	var latches []*ssa.BasicBlock
+	for _, p := range h.Preds {
+		if body[p] {
+			latches = append(latches, p)
+		}
 	}
-	br, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
-	if !ok || !body[h.Succs[0]] || body[h.Succs[1]] {
-		return nil
+	l := &loop{header: h, body: body}
+	test := h
+	if h.Succs[0] == h && len(latches) == 1 {
+		l.bottom = true // a one-block loop: the test follows the body
+	} else if br, ok := lastIf(h); !ok || !body[h.Succs[0]] || body[h.Succs[1]] || br == nil {
+		if len(latches) != 1 {
+			return nil
+		}
+		test = latches[0]
+		if _, ok := lastIf(test); !ok || test.Succs[0] != h || body[test.Succs[1]] {
+			return nil
+		}
+		l.bottom = true
 	}
+	br, _ := lastIf(test)
 	cmp, ok := br.Cond.(*ssa.BinOp)
 	if !ok || cmp.Op != token.LSS || !isInt(cmp.X.Type()) || !invariant(cmp.Y, body) {
 		return nil
 	}
-	l := &loop{header: h, body: body, n: cmp.Y}
+	l.n = cmp.Y
 	var iv *ssa.Phi
 	switch x := cmp.X.(type) {
 	case *ssa.Phi:
@@ -134,17 +152,19 @@ func countingLoop(h *ssa.BasicBlock, body map[*ssa.BasicBlock]bool) *loop {
 	}
 	// With a single way in, the entering block dominates the loop, so init
 	// is available everywhere in it.
-	outside := 0
-	for _, p := range h.Preds {
-		if !body[p] {
-			outside++
-		}
-	}
-	if outside != 1 {
+	if len(h.Preds)-len(latches) != 1 {
 		return nil
 	}
 	l.iv = iv
 	return l
+}
+
+func lastIf(b *ssa.BasicBlock) (*ssa.If, bool) {
+	if len(b.Instrs) == 0 {
+		return nil, false
+	}
+	br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	return br, ok
 }
 
 // innermost returns the innermost counting loop with iv+d = idx, and d.
@@ -153,7 +173,7 @@ func (li *loopInfo) match(b *ssa.BasicBlock, idx ssa.Value) (*loop, ssa.Value, i
 	var bd ssa.Value
 	var bk int64
 	for _, l := range li.loops {
-		if !l.body[b] || b == l.header {
+		if !l.body[b] || b == l.header && !l.bottom {
 			continue
 		}
 		d, k, ok := offsetFrom(l, idx)
@@ -225,6 +245,16 @@ func (fl *funcLower) hoistedCheck(in *ssa.IndexAddr) string {
 	okLo := fl.def("icmp sge i128 %s, 0", lo)
 	hi := fl.def("add i128 %s, %s", wide(l.n), dd)
 	hi = fl.def("add i128 %s, %d", hi, k-l.c)
-	okHi := fl.def("icmp sle i128 %s, %s", hi, fl.def("zext i64 %s to i128", n))
-	return fl.def("and i1 %s, %s", okLo, okHi)
+	wn := fl.def("zext i64 %s to i128", n)
+	if !l.bottom {
+		// The body runs for iv+c < n: the largest index is n-c-1+d+k.
+		okHi := fl.def("icmp sle i128 %s, %s", hi, wn)
+		return fl.def("and i1 %s, %s", okLo, okHi)
+	}
+	// The body runs for init, and for iv once iv-1+c < n: the largest
+	// index is max(init, n-c)+d+k.
+	okHi := fl.def("icmp slt i128 %s, %s", hi, wn)
+	okInit := fl.def("icmp slt i128 %s, %s", lo, wn)
+	ok := fl.def("and i1 %s, %s", okLo, okHi)
+	return fl.def("and i1 %s, %s", ok, okInit)
 }
