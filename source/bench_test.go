@@ -86,6 +86,15 @@ func BenchmarkNewton(b *testing.B) {
 			g(x, out)
 		}
 	})
+	b.Run("parallel", func(b *testing.B) {
+		var g func([]float64, []float64) error
+		if err := Bind2(compileParT(b, "Newton"), &g); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			g(x, out)
+		}
+	})
 }
 
 // BenchmarkCompile is a cold compile (caches bypassed) of a 20-line

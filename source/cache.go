@@ -81,6 +81,7 @@ func compileUnit(u *unit, c *config) (*native, error) {
 		return nil, err
 	}
 	n := newNative(u, m, ir)
+	n.threads = c.threads
 	sig := signature(u, ir)
 	if !c.noCache {
 		memCache.Lock()
@@ -89,7 +90,7 @@ func compileUnit(u *unit, c *config) (*native, error) {
 		if l != nil {
 			n.kernel, n.obj = l.kernel, l.obj
 			n.how = "memory cache"
-			return n, nil
+			return n, n.resolve()
 		}
 	}
 	if !llvm.Available() {
@@ -148,6 +149,9 @@ func compileUnit(u *unit, c *config) (*native, error) {
 		memCache.Unlock()
 	}
 	n.compileTime = time.Since(start)
+	if err := n.resolve(); err != nil {
+		return nil, err
+	}
 	logStages(c, n)
 	return n, nil
 }
@@ -155,7 +159,10 @@ func compileUnit(u *unit, c *config) (*native, error) {
 // newNative describes the compiled function of module m.
 func newNative(u *unit, m *module, ir string) *native {
 	sig := u.fn.Signature
-	n := &native{name: u.fn.Name(), sites: m.sites, code: &codeText{u: u, llvm: ir}, ploops: m.ploops}
+	n := &native{name: u.fn.Name(), sites: m.sites, code: &codeText{u: u, llvm: ir}}
+	if m.par != nil {
+		n.par = &parInfo{loops: m.ploops, words: m.par.words, slots: m.par.slots}
+	}
 	n.pslots, n.rslots, n.words = frameLayout(sig)
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
@@ -169,4 +176,15 @@ func newNative(u *unit, m *module, ir string) *native {
 		n.results = append(n.results, k)
 	}
 	return n
+}
+
+// resolve finds the chunk entry points of parallel loops in the kernel.
+func (n *native) resolve() error {
+	if n.par == nil {
+		return nil
+	}
+	if err := n.par.resolve(n.kernel); err != nil {
+		return fmt.Errorf("source: loading %s: %w", n.name, err)
+	}
+	return nil
 }

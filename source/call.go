@@ -27,7 +27,8 @@ type native struct {
 	code        *codeText // the text of each stage, for Code
 	obj         []byte    // the object code
 	how         string    // "compiled", "disk cache" or "memory cache"
-	ploops      []*parLoop
+	par         *parInfo  // nil without parallel loops
+	threads     int       // WithThreads
 	compileTime time.Duration
 }
 
@@ -79,6 +80,9 @@ func (n *native) runtimeError(st *[statusWords]uint64) error {
 // The slices whose data the frame points to must be kept alive by the
 // caller until run returns.
 func (n *native) run(frame []uint64) error {
+	if n.par != nil {
+		return n.runPar(frame)
+	}
 	var ptrs [llvm.MaxDirect]unsafe.Pointer
 	ptrs[0] = unsafe.Pointer(&frame[0])
 	n.kernel.CallDirect(&ptrs, 1)

@@ -63,6 +63,7 @@ type module struct {
 	body   strings.Builder
 	diags  []Diagnostic
 	ploops []*parLoop // parallel loops found, in order
+	par    *parState  // their layout, nil without any
 }
 
 // lowerError reports a construct the lowering cannot handle; it is turned
@@ -96,11 +97,14 @@ func lowerUnit(u *unit, sym string) (*module, string, error) {
 func (m *module) lowerAll() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			le, ok := r.(lowerError)
-			if !ok {
+			switch e := r.(type) {
+			case lowerError:
+				err = &Error{Diags: []Diagnostic{m.u.diag(e.pos, "%s", e.msg)}}
+			case diagsError:
+				err = &Error{Diags: e.diags}
+			default:
 				panic(r)
 			}
-			err = &Error{Diags: []Diagnostic{m.u.diag(le.pos, "%s", le.msg)}}
 		}
 	}()
 	sig := m.u.fn.Signature
@@ -393,7 +397,9 @@ func (m *module) entry() {
 	}
 	rt := retType(sig)
 	r := ""
-	if rt == "void" {
+	if m.par != nil {
+		r = m.entrySegments(w, args, rt)
+	} else if rt == "void" {
 		fmt.Fprintf(w, "  call void %s(%s)\n", m.funcs[f], strings.Join(args, ", "))
 	} else {
 		r = tmp()
@@ -416,4 +422,35 @@ func (m *module) entry() {
 		fmt.Fprintf(w, "  store %s %s, ptr %s\n", llMemType(t), v, slot(rslots[i]))
 	}
 	w.WriteString("  br label %done\ndone:\n  ret void\n}\n\n!0 = !{!\"branch_weights\", i32 1048575, i32 1}\n")
+}
+
+// entrySegments emits the entry's call of the segment args[1][0] names;
+// after a yield (args[1][1] set) it returns at once.
+func (m *module) entrySegments(w *strings.Builder, args []string, rt string) string {
+	k := len(m.par.sets)
+	segArgs := append([]string{args[0], "ptr %sp"}, args[1:]...)
+	fmt.Fprintf(w, "  %%sp.a = getelementptr ptr, ptr %%args, i64 1\n  %%sp = load ptr, ptr %%sp.a\n  %%seg = load i64, ptr %%sp\n  switch i64 %%seg, label %%seg0 [")
+	for j := 1; j < k; j++ {
+		fmt.Fprintf(w, " i64 %d, label %%seg%d", j, j)
+	}
+	w.WriteString(" ]\n")
+	var inc []string
+	for j := 0; j < k; j++ {
+		fmt.Fprintf(w, "seg%d:\n", j)
+		if rt == "void" {
+			fmt.Fprintf(w, "  call void %s(%s)\n", segName(m, j), strings.Join(segArgs, ", "))
+		} else {
+			fmt.Fprintf(w, "  %%r.seg%d = call %s %s(%s)\n", j, rt, segName(m, j), strings.Join(segArgs, ", "))
+			inc = append(inc, fmt.Sprintf("[ %%r.seg%d, %%seg%d ]", j, j))
+		}
+		w.WriteString("  br label %joined\n")
+	}
+	w.WriteString("joined:\n")
+	r := ""
+	if rt != "void" {
+		fmt.Fprintf(w, "  %%r.all = phi %s %s\n", rt, strings.Join(inc, ", "))
+		r = "%r.all"
+	}
+	w.WriteString("  %y.a = getelementptr i64, ptr %sp, i64 1\n  %y = load i64, ptr %y.a\n  %y.ok = icmp eq i64 %y, 0\n  br i1 %y.ok, label %returned, label %done\nreturned:\n")
+	return r
 }

@@ -23,7 +23,7 @@ type funcLower struct {
 	label  string               // the current LLVM block's label
 	ntmp   int                  // temporaries
 	loops  *loopInfo            // induction variables, for hoisted bounds checks
-	par    map[*ssa.BasicBlock]*parLoop
+	r      *region              // what is being emitted
 }
 
 func (fl *funcLower) tmp() string {
@@ -83,6 +83,22 @@ func (fl *funcLower) retPoison() string {
 	return "ret " + fl.ret + " poison"
 }
 
+// A region is the part of a Go function one LLVM function holds: all of
+// it, or (for a function with parallel loops, see parallel.go) one segment
+// between parallel loops, or one parallel loop's body as a chunk.
+type region struct {
+	name   string                       // LLVM function name
+	ret    string                       // LLVM return type
+	params []string                     // LLVM parameters
+	pre    string                       // entry block code
+	set    map[*ssa.BasicBlock]bool     // the blocks (nil: all)
+	start  *ssa.BasicBlock              // the first block (nil: the function's)
+	yields map[*ssa.BasicBlock]*parLoop // parallel loop headers: yield to Go there
+	seg    *parLoop                     // the loop whose exit starts this segment
+	chunk  *parLoop                     // the loop this chunk runs
+	spill  bool                         // store spilled values where defined
+}
+
 func (fl *funcLower) lower() {
 	f := fl.fn
 	m := fl.m
@@ -95,26 +111,49 @@ func (fl *funcLower) lower() {
 	if f.Recover != nil {
 		fl.fail(f.Pos(), "recover: not supported in compiled functions")
 	}
-	fl.ret = retType(f.Signature)
-	fl.names = map[ssa.Value]string{}
+	fl.loops = analyzeLoops(f)
 	params := []string{"ptr %st"}
 	for i, p := range f.Params {
 		ty := llType(p.Type())
 		if ty == "" {
 			fl.fail(p.Pos(), "parameter %s of type %s: not supported in compiled functions", p.Name(), p.Type())
 		}
-		n := fmt.Sprintf("%%p%d", i)
-		fl.names[p] = n
-		params = append(params, ty+" "+n)
+		params = append(params, fmt.Sprintf("%s %%p%d", ty, i))
 	}
-	fl.loops = analyzeLoops(f)
-	fl.par = m.findParallel(fl)
+	if f == m.u.fn {
+		if ps := m.findParallel(fl); len(ps) > 0 {
+			m.lowerParallel(fl, ps, params)
+			return
+		}
+	}
+	fl.emitRegion(&region{name: m.funcs[f], ret: retType(f.Signature), params: params})
+}
+
+// emitRegion lowers the blocks of r into one LLVM function.
+func (fl *funcLower) emitRegion(r *region) {
+	f := fl.fn
+	m := fl.m
+	fl.r = r
+	fl.ret = r.ret
+	fl.names = map[ssa.Value]string{}
+	fl.allocs.Reset()
+	for i, p := range f.Params {
+		fl.names[p] = fmt.Sprintf("%%p%d", i)
+	}
+	in := func(b *ssa.BasicBlock) bool { return r.set == nil || r.set[b] }
+	start := f.Blocks[0]
+	if r.start != nil {
+		start = r.start
+	}
 	n := len(f.Blocks)
 	fl.blocks = make([]*strings.Builder, n)
 	fl.phis = make([][]*ssa.Phi, n)
 	fl.end = make([]string, n)
 	for _, b := range f.Blocks {
 		fl.blocks[b.Index] = &strings.Builder{}
+		if !in(b) {
+			continue
+		}
 		for _, in := range b.Instrs {
 			if p, ok := in.(*ssa.Phi); ok {
 				fl.names[p] = fmt.Sprintf("%%phi%d.%d", b.Index, len(fl.phis[b.Index]))
@@ -122,9 +161,39 @@ func (fl *funcLower) lower() {
 			}
 		}
 	}
+	// Values from outside the region come from the spill area.
+	var pre strings.Builder
+	pre.WriteString(r.pre)
+	if r.set != nil {
+		fl.cur = &pre
+		var segStart *ssa.BasicBlock
+		if r.seg != nil {
+			segStart = r.start
+		}
+		for _, v := range fl.m.par.liveIn(f, r.set, segStart, r.yields) {
+			if _, done := fl.names[v]; done && !isStartPhi(v, segStart) {
+				continue
+			}
+			fl.names[v] = fl.loadSpill(v)
+		}
+	}
 	for _, b := range f.DomPreorder() {
+		if !in(b) {
+			continue
+		}
 		fl.cur = fl.blocks[b.Index]
 		fl.label = fmt.Sprintf("b%d", b.Index)
+		if pl := r.yields[b]; pl != nil {
+			fl.yield(pl)
+			fl.end[b.Index] = fl.label
+			fl.phis[b.Index] = nil
+			continue
+		}
+		if r.spill {
+			for _, p := range fl.phis[b.Index] {
+				fl.storeSpill(p)
+			}
+		}
 		for _, in := range b.Instrs {
 			if _, ok := in.(*ssa.Phi); ok {
 				continue
@@ -134,26 +203,40 @@ func (fl *funcLower) lower() {
 		fl.end[b.Index] = fl.label
 	}
 	w := &m.body
-	fmt.Fprintf(w, "\ndefine internal %s %s(%s) {\nentry:\n%s  br label %%b0\n", fl.ret, m.funcs[f], strings.Join(params, ", "), fl.allocs.String())
+	linkage := "internal "
+	if r.chunk != nil {
+		linkage = ""
+	}
+	fmt.Fprintf(w, "\ndefine %s%s %s(%s) {\nentry:\n%s%s  br label %%b%d\n", linkage, r.ret, r.name, strings.Join(r.params, ", "), fl.allocs.String(), pre.String(), start.Index)
 	for _, b := range f.Blocks {
-		if fl.end[b.Index] == "" {
-			continue // unreachable
+		if !in(b) || fl.end[b.Index] == "" {
+			continue // not in the region, or unreachable
 		}
 		fmt.Fprintf(w, "b%d:\n", b.Index)
 		for _, p := range fl.phis[b.Index] {
+			if b == r.start && r.seg != nil {
+				continue // loaded in the entry block
+			}
 			ty := llType(p.Type())
-			var in []string
+			var inc []string
 			for i, e := range p.Edges {
 				pred := b.Preds[i]
+				if !in(pred) || r.yields[pred] != nil {
+					if r.chunk != nil && b == r.chunk.header {
+						inc = append(inc, fmt.Sprintf("[ %s, %%entry ]", fl.chunkInit(p)))
+					}
+					continue
+				}
 				if fl.end[pred.Index] == "" {
 					continue
 				}
-				in = append(in, fmt.Sprintf("[ %s, %%%s ]", fl.val(e), fl.end[pred.Index]))
+				inc = append(inc, fmt.Sprintf("[ %s, %%%s ]", fl.val(e), fl.end[pred.Index]))
 			}
-			fmt.Fprintf(w, "  %s = phi %s %s\n", fl.names[p], ty, strings.Join(in, ", "))
+			fmt.Fprintf(w, "  %s = phi %s %s\n", fl.names[p], ty, strings.Join(inc, ", "))
 		}
 		w.WriteString(fl.blocks[b.Index].String())
 	}
+	w.WriteString(fl.chunkExit())
 	w.WriteString("}\n")
 }
 
@@ -175,7 +258,12 @@ func (fl *funcLower) typed(v ssa.Value) string {
 	return llType(v.Type()) + " " + fl.val(v)
 }
 
-func (fl *funcLower) set(v ssa.Value, s string) { fl.names[v] = s }
+func (fl *funcLower) set(v ssa.Value, s string) {
+	fl.names[v] = s
+	if fl.r != nil && fl.r.spill {
+		fl.storeSpill(v)
+	}
+}
 
 func (fl *funcLower) instr(in ssa.Instruction) {
 	switch in := in.(type) {
@@ -184,6 +272,10 @@ func (fl *funcLower) instr(in ssa.Instruction) {
 		fl.emit("br label %%b%d", in.Block().Succs[0].Index)
 	case *ssa.If:
 		s := in.Block().Succs
+		if fl.r.chunk != nil && fl.r.chunk.test == in {
+			fl.chunkTest(in)
+			return
+		}
 		fl.emit("br i1 %s, label %%b%d, label %%b%d", fl.val(in.Cond), s[0].Index, s[1].Index)
 	case *ssa.Return:
 		fl.ret0(in)
