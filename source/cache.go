@@ -5,10 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/diskcache"
 	"github.com/gojit/gojit/internal/host"
 	"github.com/gojit/gojit/internal/llvm"
@@ -99,7 +101,7 @@ func compileUnit(u *unit, c *config) (*native, error) {
 	modHash := sha256.Sum256([]byte(ir))
 	var disk *diskcache.Store
 	if !c.noCache {
-		disk = runtime.Disk()
+		disk = diskStore(c)
 	}
 	var obj []byte
 	if disk != nil {
@@ -187,4 +189,33 @@ func (n *native) resolve() error {
 		return fmt.Errorf("source: loading %s: %w", n.name, err)
 	}
 	return nil
+}
+
+var ownDisk struct {
+	once  sync.Once
+	store *diskcache.Store
+}
+
+// diskStore is the disk cache: the one gojit's compiled graphs use when it
+// has been set up (by gojit.ConfigureCache or a first gojit.Compile), else
+// the same default directory (GOJIT_CACHE_DIR, or gojit under the user's
+// cache directory; none with GOJIT_CACHE=off). Stores are safe to share
+// between processes, and so between two in one process.
+func diskStore(c *config) *diskcache.Store {
+	if d := runtime.Disk(); d != nil {
+		return d
+	}
+	ownDisk.once.Do(func() {
+		if strings.EqualFold(os.Getenv(gojit.EnvCache), "off") {
+			return
+		}
+		dir, err := gojit.DefaultCacheDir()
+		if err == nil {
+			ownDisk.store, err = diskcache.Open(dir, runtime.DefaultDiskMaxBytes)
+		}
+		if err != nil {
+			c.logger.Warn("source: disk cache disabled; compiled code stays in memory", "err", err)
+		}
+	})
+	return ownDisk.store
 }

@@ -67,3 +67,21 @@ func (f *Func) Call(args ...any) ([]any, error) {
 	}
 	return f.nat.call(args)
 }
+
+// CompileNamed compiles the function name of the package pkg (an import
+// path or a directory), as `gojit dump -func pkg.Name` does.
+func CompileNamed(pkg, name string, opts ...Option) (*Func, error) {
+	c := newConfig(opts)
+	u, err := loadNamed(pkg, name, c)
+	if err == nil {
+		err = check(u)
+	}
+	if err != nil {
+		return nil, err
+	}
+	nat, err := compileUnit(u, c)
+	if err != nil {
+		return nil, err
+	}
+	return &Func{name: name, u: u, cfg: c, nat: nat}, nil
+}
