@@ -217,3 +217,19 @@ func loopVariants(x []int32, lo, hi int) int32 {
 	}
 	return s
 }
+
+// Dot is the dot product of x and y (the examples' kernel).
+func Dot(x, y []float64) float64 {
+	s := 0.0
+	for i := range x {
+		s += x[i] * y[i]
+	}
+	return s
+}
+
+// Axpy sets y[i] += a*x[i] (the examples' kernel).
+func Axpy(a float32, x, y []float32) {
+	for i := range x {
+		y[i] += a * x[i]
+	}
+}
