@@ -233,3 +233,8 @@ func Axpy(a float32, x, y []float32) {
 		y[i] += a * x[i]
 	}
 }
+
+func mathMore(x, y float64) (float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64, float64) {
+	return math.Atan(x), math.Asin(y / 10), math.Acos(y / 10), math.Atan2(x, y), math.Sinh(y), math.Cosh(y), math.Cbrt(x),
+		math.Log1p(math.Abs(x)), math.Expm1(y), math.Exp2(y), math.Log2(math.Abs(x)), math.Log10(math.Abs(x)), math.Mod(x, y), math.Tan(x), math.Hypot(x, y)
+}

@@ -61,6 +61,12 @@ func (fl *funcLower) fail(pos token.Pos, format string, args ...any) {
 	if !pos.IsValid() {
 		pos = fl.fn.Pos()
 	}
+	if ms := goMath(); fl.fn.Pkg != nil && fl.fn.Pkg == ms.pkg {
+		// Inside Go's math source: name the place there.
+		format = "math.%s (%s): " + format
+		args = append([]any{fl.fn.Name(), ms.fset.Position(pos)}, args...)
+		pos = fl.m.u.fn.Pos()
+	}
 	fl.m.fail(pos, format, args...)
 }
 
@@ -245,6 +251,8 @@ func (fl *funcLower) val(v ssa.Value) string {
 	switch v := v.(type) {
 	case *ssa.Const:
 		return fl.m.constLit(v)
+	case *ssa.Global:
+		return fl.m.global(v)
 	}
 	if n, ok := fl.names[v]; ok {
 		return n
@@ -301,6 +309,14 @@ func (fl *funcLower) instr(in ssa.Instruction) {
 		fl.call(in)
 	case *ssa.Extract:
 		fl.set(in, fl.def("extractvalue %s, %d", fl.typed(in.Tuple), in.Index))
+	case *ssa.MakeInterface:
+		// Only the argument of a panic (whose value the error does not
+		// carry) is supported.
+		for _, r := range *in.Referrers() {
+			if _, ok := r.(*ssa.Panic); !ok {
+				fl.fail(in.Pos(), "interface: not supported in compiled functions")
+			}
+		}
 	case *ssa.Panic:
 		s := fl.m.addSite(in.Pos(), sitePanic)
 		fl.storeStatus(s, "0", "0")
@@ -557,33 +573,19 @@ func (fl *funcLower) call(in *ssa.Call) {
 			fl.set(in, fl.val(com.Args[0]))
 			return
 		}
-		if callee.Pkg != fl.m.u.pkg && callee.Origin() == nil {
+		if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "math/bits" {
+			fl.set(in, fl.bitsCall(in, callee.Name(), com.Args))
+			return
+		}
+		if callee.Pkg != fl.m.u.pkg && callee.Pkg != goMathPkg() && (callee.Pkg == nil || callee.Pkg != prelude().pkg) {
 			fl.fail(in.Pos(), "call of %s: not supported in compiled functions (only math and functions of the same package)", callee.String())
 		}
 		if callee.TypeParams().Len() > 0 {
 			fl.fail(in.Pos(), "call of generic function %s: not supported in compiled functions", callee.Name())
 		}
-		name := fl.m.funcName(callee)
-		args := []string{"ptr %st"}
-		for _, a := range com.Args {
-			args = append(args, fl.typed(a))
-		}
-		rt := retType(callee.Signature)
-		var r string
-		if rt == "void" {
-			fl.emit("call void %s(%s)", name, strings.Join(args, ", "))
-		} else {
-			r = fl.def("call %s %s(%s)", rt, name, strings.Join(args, ", "))
+		if r := fl.callGo(in, callee, com.Args); r != "" {
 			fl.set(in, r)
 		}
-		// A failed check in the callee is this function's failure too.
-		s := fl.def("load i64, ptr %%st")
-		ok := fl.def("icmp eq i64 %s, 0", s)
-		okL, errL := fl.newLabel("ok"), fl.newLabel("up")
-		fl.emit("br i1 %s, label %%%s, label %%%s, !prof !0", ok, okL, errL)
-		fl.startBlock(errL)
-		fl.emit("%s", fl.retPoison())
-		fl.startBlock(okL)
 		return
 	}
 	fl.fail(in.Pos(), "call through a function value: not supported in compiled functions")
@@ -597,3 +599,29 @@ func isRange(f *ssa.Function) bool {
 // rangePkgPath is the import path of this package, whose Range marks
 // parallel loops.
 const rangePkgPath = "github.com/gojit/gojit/source"
+
+// callGo calls Go function callee, lowered alongside, and returns its
+// result operand ("" for none).
+func (fl *funcLower) callGo(in *ssa.Call, callee *ssa.Function, argv []ssa.Value) string {
+	name := fl.m.funcName(callee)
+	args := []string{"ptr %st"}
+	for _, a := range argv {
+		args = append(args, fl.typed(a))
+	}
+	rt := retType(callee.Signature)
+	var r string
+	if rt == "void" {
+		fl.emit("call void %s(%s)", name, strings.Join(args, ", "))
+	} else {
+		r = fl.def("call %s %s(%s)", rt, name, strings.Join(args, ", "))
+	}
+	// A failed check in the callee is this function's failure too.
+	s := fl.def("load i64, ptr %%st")
+	ok := fl.def("icmp eq i64 %s, 0", s)
+	okL, errL := fl.newLabel("ok"), fl.newLabel("up")
+	fl.emit("br i1 %s, label %%%s, label %%%s, !prof !0", ok, okL, errL)
+	fl.startBlock(errL)
+	fl.emit("%s", fl.retPoison())
+	fl.startBlock(okL)
+	return r
+}

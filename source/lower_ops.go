@@ -324,15 +324,9 @@ var exactMath = map[string]string{
 	"Max": "llvm.maximum", "Min": "llvm.minimum", "Copysign": "llvm.copysign", "FMA": "llvm.fma",
 }
 
-// libmMath are the math functions computed by the C library. glibc's
-// results are correctly rounded in most cases, Go's are within an ulp of
-// it: the two can differ in the last bit (tested, with that tolerance).
-var libmMath = map[string]string{
-	"Exp": "exp", "Exp2": "exp2", "Expm1": "expm1", "Log": "log", "Log2": "log2", "Log10": "log10",
-	"Log1p": "log1p", "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "asin", "Acos": "acos",
-	"Atan": "atan", "Atan2": "atan2", "Sinh": "sinh", "Cosh": "cosh", "Tanh": "tanh", "Pow": "pow",
-	"Cbrt": "cbrt", "Hypot": "hypot", "Mod": "fmod",
-}
+// amd64Ports are the math functions Go implements in amd64 assembly with
+// results of their own, ported to Go in lower_math.go's prelude.
+var amd64Ports = map[string]string{"Exp": "exp", "Log": "log", "Hypot": "hypot"}
 
 func (fl *funcLower) mathCall(in *ssa.Call, name string, args []ssa.Value) string {
 	m := fl.m
@@ -360,10 +354,6 @@ func (fl *funcLower) mathCall(in *ssa.Call, name string, args []ssa.Value) strin
 	if f, ok := exactMath[name]; ok {
 		f += ".f64"
 		m.declare(f, fmt.Sprintf("declare double @%s(%s)", f, params(len(args))))
-		return fl.def("call double @%s(%s)", f, join())
-	}
-	if f, ok := libmMath[name]; ok {
-		m.declare(f, fmt.Sprintf("declare double @%s(%s) nounwind willreturn memory(none)", f, params(len(args))))
 		return fl.def("call double @%s(%s)", f, join())
 	}
 	switch name {
@@ -396,6 +386,14 @@ func (fl *funcLower) mathCall(in *ssa.Call, name string, args []ssa.Value) strin
 		return fl.def("bitcast float %s to i32", fl.val(args[0]))
 	case "Float32frombits":
 		return fl.def("bitcast i32 %s to float", fl.val(args[0]))
+	}
+	if port, ok := amd64Ports[name]; ok {
+		if g := preludeFunc(port); g != nil {
+			return fl.callGo(in, g, args)
+		}
+	}
+	if g := goMathFunc(name); g != nil {
+		return fl.callGo(in, g, args)
 	}
 	fl.fail(in.Pos(), "math.%s: not supported in compiled functions", name)
 	return ""
