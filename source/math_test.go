@@ -2,8 +2,8 @@ package source
 
 import (
 	"math"
-	"reflect"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
