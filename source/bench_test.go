@@ -67,6 +67,15 @@ func BenchmarkPairwise(b *testing.B) {
 			g(x, n, d, out)
 		}
 	})
+	b.Run("parallel", func(b *testing.B) {
+		var g func([]float32, int, int, []float32) error
+		if err := Bind4(compileParT(b, "Pairwise"), &g); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			g(x, n, d, out)
+		}
+	})
 }
 
 func BenchmarkNewton(b *testing.B) {

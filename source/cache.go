@@ -75,14 +75,19 @@ func symbolFor(u *unit) string {
 
 // compileUnit lowers u and returns its loaded code, from the memory or
 // disk cache when possible.
-func compileUnit(u *unit, c *config) (*native, error) {
+func compileUnit(u *unit, c *config) (n *native, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, err = nil, fmt.Errorf("source: internal error compiling %s: %v (please report it)", u.fn.Name(), r)
+		}
+	}()
 	start := time.Now()
 	sym := symbolFor(u)
 	m, ir, err := lowerUnit(u, sym)
 	if err != nil {
 		return nil, err
 	}
-	n := newNative(u, m, ir)
+	n = newNative(u, m, ir)
 	n.threads = c.threads
 	sig := signature(u, ir)
 	if !c.noCache {

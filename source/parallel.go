@@ -127,7 +127,7 @@ func (m *module) findParallel(fl *funcLower) []*parLoop {
 		}
 		pl.test, _ = lastIf(test)
 		pl.exit = test.Succs[1]
-		m.checkParallel(pl, bad)
+		m.checkParallel(pl, fl.loops, bad)
 		ps = append(ps, pl)
 	}
 	if len(diags) > 0 {
@@ -146,7 +146,7 @@ func boolInt(b bool) int64 {
 }
 
 // checkParallel proves the iterations of pl independent or reports why not.
-func (m *module) checkParallel(pl *parLoop, bad func(token.Pos, string, ...any)) {
+func (m *module) checkParallel(pl *parLoop, li *loopInfo, bad func(token.Pos, string, ...any)) {
 	h := pl.header
 	written := map[ssa.Value]bool{}
 	inLoop := func(v ssa.Value) bool {
@@ -185,7 +185,7 @@ func (m *module) checkParallel(pl *parLoop, bad func(token.Pos, string, ...any))
 			case *ssa.Store:
 				switch a := in.Addr.(type) {
 				case *ssa.IndexAddr:
-					if a.Index != pl.iv || inLoop(a.X) {
+					if a.Index != pl.iv && !rowIndex(a.Index, pl, li) || inLoop(a.X) {
 						bad(in.Pos(), "parallel loop writes %s at an index other than the loop's own: iterations may depend on each other", a.X.Name())
 					}
 					written[a.X] = true
@@ -231,7 +231,7 @@ func (m *module) checkParallel(pl *parLoop, bad func(token.Pos, string, ...any))
 			if !ok || u.Op != token.MUL {
 				continue
 			}
-			if a, ok := u.X.(*ssa.IndexAddr); ok && written[a.X] && a.Index != pl.iv {
+			if a, ok := u.X.(*ssa.IndexAddr); ok && written[a.X] && a.Index != pl.iv && !rowIndex(a.Index, pl, li) {
 				bad(u.Pos(), "parallel loop reads %s, which it writes, at an index other than the loop's own: iterations may depend on each other", a.X.Name())
 			}
 		}
@@ -681,4 +681,43 @@ func (m *module) loadParams(frame, prefix string) string {
 		fmt.Fprintf(&w, "  %%p%d = load %s, ptr %s.a\n", i, llType(t), q)
 	}
 	return w.String()
+}
+
+// rowIndex reports whether idx is i*c + j, i the parallel loop's index, c
+// loop-invariant and j the index of a loop inside it counting from a
+// non-negative start while j < c: row i of a matrix with c columns, which
+// no other iteration touches. (If i*c overflows, rows could overlap; a
+// bounds-checked index that large does not occur in practice.)
+func rowIndex(idx ssa.Value, pl *parLoop, li *loopInfo) bool {
+	add, ok := idx.(*ssa.BinOp)
+	if !ok || add.Op != token.ADD {
+		return false
+	}
+	for _, pair := range [][2]ssa.Value{{add.X, add.Y}, {add.Y, add.X}} {
+		mul, ok := pair[0].(*ssa.BinOp)
+		if !ok || mul.Op != token.MUL {
+			continue
+		}
+		var c ssa.Value
+		switch {
+		case mul.X == ssa.Value(pl.iv):
+			c = mul.Y
+		case mul.Y == ssa.Value(pl.iv):
+			c = mul.X
+		default:
+			continue
+		}
+		if !invariant(c, pl.body) {
+			continue
+		}
+		for _, l := range li.loops {
+			if l.iv != pair[1] || l.bottom || l.c != 0 || l.n != c || !pl.body[l.header] {
+				continue
+			}
+			if k, ok := l.init.(*ssa.Const); ok && k.Int64() >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -84,6 +84,19 @@ func Bad(x, y []float64, k int) float64 {
 	}
 	return s + last
 }
+
+func Pairwise(x []float32, n, d int, out []float32) {
+	for i := range source.Range(n) {
+		for j := 0; j < n; j++ {
+			var s float32
+			for k := 0; k < d; k++ {
+				t := x[i*d+k] - x[j*d+k]
+				s += t * t
+			}
+			out[i*n+j] = s
+		}
+	}
+}
 `
 
 var parPkg = struct {
@@ -279,4 +292,24 @@ func (r rangeImporter) Import(path string) (*types.Package, error) {
 	pkg.Scope().Insert(types.NewFunc(token.NoPos, pkg, "Range", sig))
 	pkg.MarkComplete()
 	return pkg, nil
+}
+
+// TestParallelPairwise: a parallel loop writing row i of a matrix
+// (out[i*n+j], j counting to n) in an inner loop.
+func TestParallelPairwise(t *testing.T) {
+	f := compileParT(t, "Pairwise")
+	for _, n := range []int{0, 1, 7, 300} {
+		const d = 5
+		x := randF32(n*d, 9)
+		out, want := make([]float32, n*n), make([]float32, n*n)
+		if _, err := f.Call(x, n, d, out); err != nil {
+			t.Fatal(err)
+		}
+		pairwise(x, n, d, want)
+		for i := range want {
+			if out[i] != want[i] {
+				t.Fatalf("n=%d: out[%d] = %v, want %v", n, i, out[i], want[i])
+			}
+		}
+	}
 }
