@@ -1,9 +1,5 @@
 package source
 
-import (
-	"errors"
-)
-
 // A Func is a Go function compiled to native code (or, with WithFallback or
 // GOJIT_DISABLE_JIT=1, the original Go function behind the same API).
 type Func struct {
@@ -13,9 +9,6 @@ type Func struct {
 	gofn *goFunc // non-nil when the original Go function runs
 	nat  *native // the compiled code; nil when gofn runs
 }
-
-// errNotImplemented is returned by the lowering until it exists (STUB).
-var errNotImplemented = errors.New("source: compiling Go functions: not implemented yet")
 
 // CompileFunc compiles fn, an ordinary Go function, from its own source.
 func CompileFunc(fn any, opts ...Option) (*Func, error) {

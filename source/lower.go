@@ -61,7 +61,6 @@ type module struct {
 	sites  []site
 	decls  map[string]string // external declarations by name
 	body   strings.Builder
-	diags  []Diagnostic
 	ploops []*parLoop // parallel loops found, in order
 	par    *parState  // their layout, nil without any
 }
