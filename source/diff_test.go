@@ -181,6 +181,18 @@ func TestDifferential(t *testing.T) {
 		fix  func([]reflect.Value)
 	}{
 		{"saxpy", saxpy, nil},
+		{"fibs", fibs, nil},
+		{"sumAt", sumAt, func(a []reflect.Value) {
+			for i := range a[1].Len() {
+				a[1].Index(i).SetInt(a[1].Index(i).Int() % int64(a[0].Len()+2))
+			}
+		}},
+		{"countDown", countDown, nil},
+		{"threeIndex", threeIndex, func(a []reflect.Value) {
+			for i := 1; i <= 3; i++ {
+				a[i].SetInt(a[i].Int() % 16)
+			}
+		}},
 		{"rangeInt", rangeInt, func(a []reflect.Value) { a[2].SetInt(int64(a[0].Len()) + a[2].Int()%2) }},
 		{"loopVariants", loopVariants, func(a []reflect.Value) { a[1].SetInt(a[1].Int() % 4); a[2].SetInt(a[2].Int() % 14) }},
 		{"sumInts", sumInts, nil},

@@ -35,6 +35,8 @@ func TestRuntimeErrors(t *testing.T) {
 		{sliceSum, []any{[]float64{1, 2}, 0, 3}, "range x[lo:hi]", "slice bounds out of range [:3] with capacity 2"},
 		{sliceSum, []any{[]float64{1, 2}, 2, 1}, "range x[lo:hi]", "slice bounds out of range [2:1]"},
 		{divmod, []any{int64(1), int64(0)}, "func divmod(a", "integer divide by zero"},
+		{sumAt, []any{[]int{1, 2}, []int{0, 2}}, "func getAt(", "index out of range [2] with length 2"},
+		{threeIndex, []any{[]int32{1, 2}, 0, 1, 3}, "y := x[a:b:c]", "slice bounds out of range [:3] with capacity 2"},
 		{saxpy, []any{float32(1), []float32{1, 2, 3}, []float32{1}}, "y[i] += a * x[i]", "index out of range [1] with length 1"},
 	} {
 		f := compileT(t, tc.fn)

@@ -238,3 +238,38 @@ func mathMore(x, y float64) (float64, float64, float64, float64, float64, float6
 	return math.Atan(x), math.Asin(y / 10), math.Acos(y / 10), math.Atan2(x, y), math.Sinh(y), math.Cosh(y), math.Cbrt(x),
 		math.Log1p(math.Abs(x)), math.Expm1(y), math.Exp2(y), math.Log2(math.Abs(x)), math.Log10(math.Abs(x)), math.Mod(x, y), math.Tan(x), math.Hypot(x, y)
 }
+
+func fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fib(n-1) + fib(n-2)
+}
+
+func fibs(n uint8) int { return fib(int(n % 20)) }
+
+// getAt fails inside a callee: the error names the callee's line.
+func getAt(x []int, i int) int { return x[i] * 2 }
+
+func sumAt(x []int, idx []int) int {
+	s := 0
+	for _, i := range idx {
+		s += getAt(x, i)
+	}
+	return s
+}
+
+func countDown(n uint16, x []uint16) (uint16, bool) {
+	var s uint16
+	for i := n; i > 0; i-- {
+		if int(i) < len(x) {
+			s += x[i] >> (i % 17)
+		}
+	}
+	return s, s%2 == 0
+}
+
+func threeIndex(x []int32, a, b, c int) int {
+	y := x[a:b:c]
+	return len(y)*1000 + cap(y)
+}
