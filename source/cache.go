@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"time"
@@ -141,7 +142,11 @@ func compileUnit(u *unit, c *config) (n *native, err error) {
 		return nil, fmt.Errorf("source: loading %s: %w", u.fn.Name(), err)
 	}
 	n.kernel, n.obj = k, obj
-	if !c.noCache {
+	if c.noCache {
+		// Nothing else holds this kernel: free it with its native (Bind's
+		// functions hold the native, so none can be running then).
+		goruntime.SetFinalizer(n, func(n *native) { n.kernel.Free() })
+	} else {
 		memCache.Lock()
 		if memCache.m == nil {
 			memCache.m = map[[32]byte]*loaded{}
