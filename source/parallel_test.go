@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -311,5 +312,43 @@ func TestParallelPairwise(t *testing.T) {
 				t.Fatalf("n=%d: out[%d] = %v, want %v", n, i, out[i], want[i])
 			}
 		}
+	}
+}
+
+// TestConcurrentCalls calls compiled functions, parallel or not, from
+// several goroutines at once.
+func TestConcurrentCalls(t *testing.T) {
+	sum := compileParT(t, "Sum")
+	dot := compileT(t, Dot)
+	x := randF64(50000, 11)
+	wantSum, _ := sum.Call(x, 0.0)
+	wantDot := Dot(x, x)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				if g%2 == 0 {
+					out, err := sum.Call(x, 0.0)
+					if err != nil || out[0] != wantSum[0] || out[1] != wantSum[1] {
+						errs <- fmt.Errorf("Sum = %v, %v; want %v", out, err, wantSum)
+						return
+					}
+					continue
+				}
+				out, err := dot.Call(x, x)
+				if err != nil || out[0].(float64) != wantDot {
+					errs <- fmt.Errorf("Dot = %v, %v; want %v", out, err, wantDot)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
