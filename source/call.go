@@ -44,6 +44,7 @@ type RuntimeError struct {
 	Len   int64  // the length or capacity it was checked against (0 if none)
 }
 
+// Error formats e as "file:line:col: func: message".
 func (e *RuntimeError) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.Pos, e.Func, e.Msg)
 }

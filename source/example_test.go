@@ -5,6 +5,7 @@ package source
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The examples' kernels, Dot and Axpy, are in kernels_test.go.
@@ -45,7 +46,7 @@ func Clamp(x []float64, lo, hi float64) int {
 	// Output: [2] [0 0.5 1] <nil>
 }
 
-func ExampleBind() {
+func ExampleBind3() {
 	f, err := CompileFunc(Axpy)
 	if err != nil {
 		fmt.Println(err)
@@ -66,6 +67,40 @@ func ExampleBind() {
 	// Output:
 	// <nil> [12 14 16]
 	// true index out of range [2] with length 2
+}
+
+func ExampleBind() {
+	f, err := CompileFunc(Dot)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Bind takes any signature (its calls go through reflection).
+	var dot func([]float64, []float64) (float64, error)
+	if err := Bind(f, &dot); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(dot([]float64{1, 2}, []float64{3, 4}))
+	// Output: 11 <nil>
+}
+
+func ExampleFunc_Code() {
+	f, err := CompileFunc(Dot)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ssaText, _ := f.Code(StageSSA)
+	for _, line := range strings.Split(ssaText, "\n") {
+		if strings.HasPrefix(line, "func ") || strings.Contains(line, " = phi ") {
+			fmt.Println(strings.Join(strings.Fields(line), " "))
+		}
+	}
+	// Output:
+	// func Dot(x []float64, y []float64) float64:
+	// t1 = phi [0: 0:float64, 2: t10] #s float64
+	// t2 = phi [0: -1:int, 2: t3] #rangeindex int
 }
 
 func ExampleRange() {
