@@ -3,6 +3,7 @@ package source
 import (
 	"fmt"
 	"go/token"
+	"sort"
 	"strings"
 )
 
@@ -52,6 +53,29 @@ func (e *Error) Error() string {
 		parts[i] = d.String()
 	}
 	return strings.Join(parts, "\n")
+}
+
+// sortDiags puts diagnostics in source order (file, line, column) and drops
+// exact duplicates.
+func sortDiags(ds []Diagnostic) []Diagnostic {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Pos, ds[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	out := ds[:0]
+	for i, d := range ds {
+		if i > 0 && d == ds[i-1] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // lineAt returns line (1-based) of src without its newline, or "".

@@ -1,0 +1,546 @@
+package source
+
+// The checker: every construct of the compiled function and of the
+// same-package functions it calls that the lowering cannot compile becomes
+// one Diagnostic, all of them reported at once, in source order.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// mathFuncs lists the functions of package math that compiled functions may
+// call, with what each becomes in LLVM IR: an intrinsic (llvm.*, one
+// instruction or a vector library call when vectorized), a libm call, or
+// inline code. docs/source.md shows this table; a test keeps them in step.
+var mathFuncs = map[string]string{
+	"Abs": "llvm.fabs", "Ceil": "llvm.ceil", "Copysign": "llvm.copysign", "Cos": "llvm.cos",
+	"Exp": "llvm.exp", "Exp2": "llvm.exp2", "FMA": "llvm.fma", "Floor": "llvm.floor",
+	"Log": "llvm.log", "Log10": "llvm.log10", "Log2": "llvm.log2", "Max": "llvm.maximum",
+	"Min": "llvm.minimum", "Pow": "llvm.pow", "Round": "llvm.round", "RoundToEven": "llvm.roundeven",
+	"Sin": "llvm.sin", "Sqrt": "llvm.sqrt", "Trunc": "llvm.trunc",
+	"Acos": "libm acos", "Asin": "libm asin", "Atan": "libm atan", "Atan2": "libm atan2",
+	"Cbrt": "libm cbrt", "Cosh": "libm cosh", "Expm1": "libm expm1", "Hypot": "libm hypot",
+	"Log1p": "libm log1p", "Mod": "libm fmod", "Sinh": "libm sinh", "Tan": "libm tan", "Tanh": "libm tanh",
+	"Inf": "constant", "NaN": "constant", "IsNaN": "fcmp uno", "IsInf": "fcmp with ±Inf", "Signbit": "bitcast, icmp",
+	"Float64bits": "bitcast", "Float64frombits": "bitcast", "Float32bits": "bitcast", "Float32frombits": "bitcast",
+}
+
+// mathFuncNames returns the names of mathFuncs, sorted.
+func mathFuncNames() []string {
+	names := make([]string, 0, len(mathFuncs))
+	for n := range mathFuncs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+const notSupported = ": not supported in compiled functions"
+
+// isRange reports whether obj is source.Range, the parallel-loop marker.
+func isRange(obj types.Object) bool {
+	f, ok := obj.(*types.Func)
+	return ok && f.Pkg() != nil && f.Pkg().Path() == sourcePath && f.Name() == "Range"
+}
+
+type checker struct {
+	u       *unit
+	pkg     *types.Package
+	diags   []Diagnostic
+	called  map[ast.Expr]bool // expressions in call position
+	ranged  map[ast.Expr]bool // calls that are the X of a range clause
+	byObj   map[types.Object]*ast.FuncDecl
+	callees map[*ast.FuncDecl][]*ast.Ident // same-package calls in each function
+}
+
+// check reports every construct of u.fn (and the same-package functions it
+// calls) that cannot be compiled, as an *Error; nil when all can be.
+func check(u *unit) error {
+	funcs := u.funcs
+	if len(funcs) == 0 && u.decl != nil {
+		funcs = []*ast.FuncDecl{u.decl}
+	}
+	ck := &checker{u: u, called: map[ast.Expr]bool{}, ranged: map[ast.Expr]bool{},
+		byObj: map[types.Object]*ast.FuncDecl{}, callees: map[*ast.FuncDecl][]*ast.Ident{}}
+	if u.fn != nil && u.fn.Pkg != nil {
+		ck.pkg = u.fn.Pkg.Pkg
+	} else if obj := u.info.Defs[u.decl.Name]; obj != nil {
+		ck.pkg = obj.Pkg()
+	}
+	for _, fd := range funcs {
+		if obj := u.info.Defs[fd.Name]; obj != nil {
+			ck.byObj[obj] = fd
+		}
+	}
+	for _, fd := range funcs {
+		if fd.Type.TypeParams != nil && fd != u.decl {
+			continue // reported at each call
+		}
+		ck.signature(fd)
+		if fd.Body != nil {
+			ck.body(fd)
+		}
+	}
+	ck.recursion(funcs)
+	if len(ck.diags) == 0 {
+		return nil
+	}
+	return &Error{Diags: sortDiags(ck.diags)}
+}
+
+func (ck *checker) report(pos token.Pos, what string, hint ...string) {
+	msg := what + notSupported
+	if len(hint) > 0 {
+		msg += "; " + strings.Join(hint, " ")
+	}
+	ck.diags = append(ck.diags, ck.u.diag(pos, "%s", msg))
+}
+
+// typeProblem names what in t the lowering cannot represent, or "".
+func typeProblem(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Kind() == types.UntypedNil:
+			return ""
+		case u.Info()&types.IsComplex != 0:
+			return "complex number"
+		case u.Info()&types.IsString != 0:
+			return "string"
+		case u.Kind() == types.UnsafePointer:
+			return "pointer"
+		case u.Info()&(types.IsNumeric|types.IsBoolean) != 0:
+			return ""
+		}
+		return u.String()
+	case *types.Slice:
+		if _, ok := u.Elem().Underlying().(*types.Slice); ok {
+			return "slice of slices"
+		}
+		if p := typeProblem(u.Elem()); p != "" {
+			return "slice of " + p
+		}
+		return ""
+	case *types.Tuple:
+		for i := 0; i < u.Len(); i++ {
+			if p := typeProblem(u.At(i).Type()); p != "" {
+				return p
+			}
+		}
+		return ""
+	case *types.Map:
+		return "map"
+	case *types.Pointer:
+		return "pointer"
+	case *types.Struct:
+		return "struct"
+	case *types.Array:
+		return "array"
+	case *types.Chan:
+		return "channel"
+	case *types.Interface:
+		if _, ok := t.(*types.TypeParam); ok {
+			return "type parameter"
+		}
+		return "interface"
+	case *types.Signature:
+		return "function value"
+	}
+	return "type " + t.String()
+}
+
+func (ck *checker) typeString(t types.Type) string {
+	return types.TypeString(t, types.RelativeTo(ck.pkg))
+}
+
+// signature checks the parameter and result types of fd.
+func (ck *checker) signature(fd *ast.FuncDecl) {
+	for _, list := range []*ast.FieldList{fd.Type.Params, fd.Type.Results} {
+		if list == nil {
+			continue
+		}
+		kind := "parameter"
+		if list == fd.Type.Results {
+			kind = "result"
+		}
+		for _, field := range list.List {
+			t := ck.u.info.TypeOf(field.Type)
+			if t == nil {
+				continue
+			}
+			p := typeProblem(t)
+			if p == "" {
+				continue
+			}
+			if len(field.Names) == 0 {
+				ck.report(field.Type.Pos(), p+" "+kind+" ("+ck.typeString(t)+")", typeHint(p))
+			}
+			for _, n := range field.Names {
+				ck.report(n.Pos(), p+" "+kind+" "+n.Name+" ("+ck.typeString(t)+")", typeHint(p))
+			}
+		}
+	}
+}
+
+func typeHint(p string) string {
+	switch p {
+	case "slice of slices":
+		return "use one flat slice and compute the index"
+	case "struct":
+		return "pass the fields as separate parameters"
+	case "array":
+		return "use a slice"
+	}
+	return ""
+}
+
+func (ck *checker) body(fd *ast.FuncDecl) {
+	info := ck.u.info
+	// Which expressions are called, and which calls are range clauses.
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			ck.called[ast.Unparen(n.Fun)] = true
+		case *ast.RangeStmt:
+			ck.ranged[ast.Unparen(n.X)] = true
+		}
+		return true
+	})
+	// Local variables of unsupported types.
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if v, ok := info.Defs[id].(*types.Var); ok && !v.IsField() {
+			if p := typeProblem(v.Type()); p != "" {
+				ck.report(id.Pos(), p+" variable "+id.Name+" ("+ck.typeString(v.Type())+")", typeHint(p))
+			}
+		}
+		return true
+	})
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ck.report(n.Pos(), "function literal (closure)", "call a top-level function instead")
+			return false
+		case *ast.GoStmt:
+			ck.report(n.Pos(), "go statement", "use a source.Range loop for parallel work")
+		case *ast.DeferStmt:
+			ck.report(n.Pos(), "defer statement")
+		case *ast.SelectStmt:
+			ck.report(n.Pos(), "select statement")
+			for _, c := range n.Body.List {
+				for _, s := range c.(*ast.CommClause).Body {
+					ast.Inspect(s, visit)
+				}
+			}
+			return false
+		case *ast.SendStmt:
+			ck.report(n.Arrow, "channel send")
+		case *ast.UnaryExpr:
+			switch n.Op {
+			case token.ARROW:
+				ck.report(n.Pos(), "channel receive")
+			case token.AND:
+				ck.report(n.Pos(), "address-of operator & (pointers)")
+			}
+		case *ast.StarExpr:
+			if tv, ok := info.Types[n]; ok && tv.IsValue() {
+				ck.report(n.Pos(), "pointer dereference")
+			}
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO {
+				ck.report(n.Pos(), "goto statement")
+			}
+		case *ast.TypeSwitchStmt:
+			ck.report(n.Pos(), "type switch")
+			ast.Inspect(n.Body, visit)
+			return false
+		case *ast.TypeAssertExpr:
+			ck.report(n.Lparen-1, "type assertion")
+		case *ast.CompositeLit:
+			t := info.TypeOf(n)
+			what := "composite literal"
+			if t != nil {
+				what += " of type " + ck.typeString(t)
+			}
+			ck.report(n.Pos(), what, "allocation inside compiled functions is not supported; pass preallocated slices")
+			for _, e := range n.Elts {
+				ast.Inspect(e, visit)
+			}
+			return false
+		case *ast.IndexExpr:
+			ck.index(n.X, n.Lbrack)
+		case *ast.IndexListExpr:
+			ck.index(n.X, n.Lbrack)
+		case *ast.SliceExpr:
+			if t := info.TypeOf(n.X); t != nil {
+				switch t.Underlying().(type) {
+				case *types.Basic:
+					ck.report(n.Lbrack, "string slicing")
+				case *types.Array, *types.Pointer:
+					ck.report(n.Lbrack, "slicing an array")
+				}
+			}
+		case *ast.RangeStmt:
+			ck.rangeClause(n)
+		case *ast.CallExpr:
+			ck.call(n)
+		case *ast.SelectorExpr:
+			ck.selector(n)
+			ast.Inspect(n.X, visit)
+			return false
+		case *ast.Ident:
+			ck.ident(n)
+		}
+		return true
+	}
+	ast.Inspect(fd.Body, visit)
+}
+
+func (ck *checker) index(x ast.Expr, at token.Pos) {
+	t := ck.u.info.TypeOf(x)
+	if t == nil {
+		return
+	}
+	switch t.Underlying().(type) {
+	case *types.Map:
+		ck.report(at, "map index")
+	case *types.Basic:
+		ck.report(at, "string index")
+	}
+}
+
+func (ck *checker) rangeClause(n *ast.RangeStmt) {
+	x := ast.Unparen(n.X)
+	if call, ok := x.(*ast.CallExpr); ok {
+		if obj := ck.calleeObj(call.Fun); obj != nil && isRange(obj) {
+			return
+		}
+	}
+	t := ck.u.info.TypeOf(x)
+	if t == nil {
+		return
+	}
+	what := ""
+	switch u := t.Underlying().(type) {
+	case *types.Map:
+		what = "range over a map"
+	case *types.Chan:
+		what = "range over a channel"
+	case *types.Signature:
+		what = "range over a function (iterator)"
+	case *types.Array, *types.Pointer:
+		what = "range over an array"
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			what = "range over a string"
+		}
+	}
+	if what != "" {
+		ck.report(n.Range, what)
+	}
+}
+
+// calleeObj returns the object a call's function expression names, if any.
+func (ck *checker) calleeObj(fun ast.Expr) types.Object {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return ck.u.info.Uses[f]
+	case *ast.SelectorExpr:
+		return ck.u.info.Uses[f.Sel]
+	case *ast.IndexExpr: // explicit instantiation f[T]
+		return ck.calleeObj(f.X)
+	case *ast.IndexListExpr:
+		return ck.calleeObj(f.X)
+	}
+	return nil
+}
+
+func (ck *checker) call(n *ast.CallExpr) {
+	info := ck.u.info
+	if tv, ok := info.Types[ast.Unparen(n.Fun)]; ok && tv.IsType() {
+		if p := typeProblem(tv.Type); p != "" {
+			ck.report(n.Pos(), "conversion to "+p+" ("+ck.typeString(tv.Type)+")")
+		}
+		return
+	}
+	if obj := ck.calleeObj(n.Fun); obj != nil {
+		if v, ok := obj.(*types.Var); ok && v.Parent() != ck.pkg.Scope() {
+			ck.report(n.Pos(), "call of a function value", "call a top-level function by name")
+		}
+	} else if _, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); !ok {
+		ck.report(n.Pos(), "call of a function value", "call a top-level function by name")
+	}
+}
+
+func (ck *checker) selector(n *ast.SelectorExpr) {
+	info := ck.u.info
+	if x, ok := n.X.(*ast.Ident); ok {
+		if pn, ok := info.Uses[x].(*types.PkgName); ok {
+			ck.qualified(n, pn.Imported(), info.Uses[n.Sel])
+			return
+		}
+	}
+	sel := info.Selections[n]
+	if sel == nil {
+		return
+	}
+	switch sel.Kind() {
+	case types.FieldVal:
+		ck.report(n.Sel.Pos(), "struct field "+n.Sel.Name)
+	case types.MethodVal:
+		if ck.called[n] {
+			ck.report(n.Sel.Pos(), "method call ."+n.Sel.Name+"()", "call a top-level function instead")
+		} else {
+			ck.report(n.Sel.Pos(), "method value ."+n.Sel.Name)
+		}
+	case types.MethodExpr:
+		ck.report(n.Pos(), "method expression")
+	}
+}
+
+// qualified checks pkg.Name.
+func (ck *checker) qualified(n *ast.SelectorExpr, pkg *types.Package, obj types.Object) {
+	name := pkg.Name() + "." + n.Sel.Name
+	switch obj := obj.(type) {
+	case *types.Func:
+		switch {
+		case isRange(obj):
+			if !ck.called[n] {
+				ck.report(n.Pos(), "function value "+name)
+			} else if !ck.rangedCall(n) {
+				ck.report(n.Pos(), name+" outside the range clause of a for loop", "write for i := range source.Range(n)")
+			}
+		case pkg.Path() == "math" && mathFuncs[obj.Name()] != "":
+			if !ck.called[n] {
+				ck.report(n.Pos(), "function value "+name, "call it")
+			}
+		case pkg.Path() == "math":
+			ck.report(n.Pos(), "call to "+name, "the math functions supported are "+strings.Join(mathFuncNames(), ", "))
+		default:
+			what := "call to " + name
+			if !ck.called[n] {
+				what = "function value " + name
+			}
+			ck.report(n.Pos(), what+" (package "+pkg.Path()+")", "compiled functions can call functions of their own package, math and source.Range")
+		}
+	case *types.Var:
+		ck.report(n.Pos(), "package-level variable "+name, "pass it as a parameter")
+	}
+}
+
+// rangedCall reports whether fun is the function of a call that is a range
+// clause.
+func (ck *checker) rangedCall(fun ast.Expr) bool {
+	for x := range ck.ranged {
+		if c, ok := x.(*ast.CallExpr); ok && ast.Unparen(c.Fun) == fun {
+			return true
+		}
+	}
+	return false
+}
+
+var builtinHints = map[string]string{
+	"make":    "allocation inside compiled functions is not supported; pass preallocated slices",
+	"new":     "allocation inside compiled functions is not supported; pass preallocated slices",
+	"append":  "allocation inside compiled functions is not supported; pass preallocated slices and write by index",
+	"copy":    "write the loop",
+	"panic":   "return a status result instead",
+	"recover": "",
+	"print":   "", "println": "", "delete": "", "close": "", "clear": "write the loop",
+	"complex": "", "real": "", "imag": "",
+}
+
+func (ck *checker) ident(id *ast.Ident) {
+	switch obj := ck.u.info.Uses[id].(type) {
+	case *types.Builtin:
+		switch obj.Name() {
+		case "len", "cap", "min", "max":
+		default:
+			if h := builtinHints[obj.Name()]; h != "" {
+				ck.report(id.Pos(), obj.Name(), h)
+			} else {
+				ck.report(id.Pos(), obj.Name())
+			}
+		}
+	case *types.Var:
+		if ck.pkg != nil && obj.Parent() == ck.pkg.Scope() {
+			ck.report(id.Pos(), "package-level variable "+id.Name, "pass it as a parameter (constants are fine)")
+		}
+	case *types.Func:
+		if obj.Pkg() != ck.pkg || obj.Signature().Recv() != nil {
+			return
+		}
+		if isRange(obj) {
+			if !ck.called[id] || !ck.rangedCall(id) {
+				ck.report(id.Pos(), "Range outside the range clause of a for loop", "write for i := range Range(n)")
+			}
+			return
+		}
+		if obj.Signature().TypeParams() != nil {
+			ck.report(id.Pos(), "call of generic function "+id.Name, "write a non-generic function for the types you need")
+			return
+		}
+		if !ck.called[id] {
+			ck.report(id.Pos(), "function value "+id.Name, "functions can only be called")
+			return
+		}
+		if fd := ck.byObj[obj]; fd != nil {
+			ck.callees[ck.enclosing(id)] = append(ck.callees[ck.enclosing(id)], id)
+		}
+	}
+}
+
+// enclosing returns the checked function whose body contains id.
+func (ck *checker) enclosing(id *ast.Ident) *ast.FuncDecl {
+	for _, fd := range ck.byObj {
+		if fd.Pos() <= id.Pos() && id.Pos() < fd.End() {
+			return fd
+		}
+	}
+	return nil
+}
+
+// recursion reports each call that closes a cycle of same-package calls:
+// compiled functions are inlined or compiled alongside, so recursion is
+// rejected.
+func (ck *checker) recursion(funcs []*ast.FuncDecl) {
+	reaches := func(from, to *ast.FuncDecl) bool {
+		seen := map[*ast.FuncDecl]bool{}
+		stack := []*ast.FuncDecl{from}
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f == to {
+				return true
+			}
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			for _, id := range ck.callees[f] {
+				stack = append(stack, ck.byObj[ck.u.info.Uses[id]])
+			}
+		}
+		return false
+	}
+	for _, fd := range funcs {
+		for _, id := range ck.callees[fd] {
+			g := ck.byObj[ck.u.info.Uses[id]]
+			if g != nil && reaches(g, fd) {
+				what := "recursive call to " + id.Name
+				if g != fd {
+					what = "call to " + id.Name + ", which calls " + fd.Name.Name + " back (recursion)"
+				}
+				ck.report(id.Pos(), what)
+			}
+		}
+	}
+}
