@@ -94,8 +94,8 @@ func check(u *unit) error {
 
 func (ck *checker) report(pos token.Pos, what string, hint ...string) {
 	msg := what + notSupported
-	if len(hint) > 0 {
-		msg += "; " + strings.Join(hint, " ")
+	if h := strings.TrimSpace(strings.Join(hint, " ")); h != "" {
+		msg += "; " + h
 	}
 	ck.diags = append(ck.diags, ck.u.diag(pos, "%s", msg))
 }
@@ -148,13 +148,20 @@ func typeProblem(t types.Type) string {
 		}
 		return "interface"
 	case *types.Signature:
-		return "function value"
+		return "function-typed"
 	}
 	return "type " + t.String()
 }
 
+// typeString prints t as the user wrote it: types of the compiled package
+// unqualified, others by package name.
 func (ck *checker) typeString(t types.Type) string {
-	return types.TypeString(t, types.RelativeTo(ck.pkg))
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == ck.pkg {
+			return ""
+		}
+		return p.Name()
+	})
 }
 
 // signature checks the parameter and result types of fd.
@@ -210,8 +217,12 @@ func (ck *checker) body(fd *ast.FuncDecl) {
 		}
 		return true
 	})
-	// Local variables of unsupported types.
+	// Local variables of unsupported types (function literals are reported
+	// whole).
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
 		id, ok := n.(*ast.Ident)
 		if !ok {
 			return true
@@ -375,6 +386,8 @@ func (ck *checker) call(n *ast.CallExpr) {
 		if v, ok := obj.(*types.Var); ok && v.Parent() != ck.pkg.Scope() {
 			ck.report(n.Pos(), "call of a function value", "call a top-level function by name")
 		}
+	} else if _, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
+		return // the literal is reported
 	} else if _, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); !ok {
 		ck.report(n.Pos(), "call of a function value", "call a top-level function by name")
 	}

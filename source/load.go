@@ -41,8 +41,13 @@ func loadFunc(fn any, c *config) (*unit, error) {
 	if rf == nil {
 		return nil, fmt.Errorf("source: cannot find the function %T in the binary", fn)
 	}
-	full := rf.Name()
 	file, line := rf.FileLine(rf.Entry())
+	return loadRuntimeFunc(rf.Name(), file, line, c)
+}
+
+// loadRuntimeFunc loads the function the runtime calls full (as
+// import/path.Name), declared at file:line.
+func loadRuntimeFunc(full, file string, line int, c *config) (*unit, error) {
 	pkgPath, name := splitFuncName(full)
 	if err := checkFuncKind(full, name, file, line); err != nil {
 		return nil, err

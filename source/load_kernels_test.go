@@ -42,3 +42,56 @@ func clampK(x []float32, lo, hi float32) int {
 	}
 	return n
 }
+
+// smoothK is the 20-line function of the load timings.
+func smoothK(x, out []float64, alpha float64, lo, hi float64) (clipped int) {
+	if len(out) < len(x) {
+		return -1
+	}
+	prev := 0.0
+	for i, v := range x {
+		if math.IsNaN(v) {
+			v = prev
+		}
+		s := alpha*v + (1-alpha)*prev
+		switch {
+		case s < lo:
+			s, clipped = lo, clipped+1
+		case s > hi:
+			s, clipped = hi, clipped+1
+		}
+		out[i] = math.Max(s, lo)
+		prev = s
+	}
+	return clipped
+}
+
+// histogramK uses a map, so it cannot be compiled; the fallback tests run it
+// as Go.
+func histogramK(xs []float64, width float64) int {
+	buckets := map[int]int{}
+	for _, x := range xs {
+		buckets[int(x/width)]++
+	}
+	return len(buckets)
+}
+
+// panicK panics on an empty slice (panic cannot be compiled).
+func panicK(xs []float64) float64 {
+	if len(xs) == 0 {
+		panic("panicK: empty input")
+	}
+	return xs[0]
+}
+
+func sumVariadicK(xs ...int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+func u8K(b uint8) uint8 { return b + 1 }
+
+func u64K(b uint64) uint64 { return b + 1 }

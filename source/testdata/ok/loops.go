@@ -1,0 +1,68 @@
+package kernels
+
+import "math"
+
+// Every construct here is supported: check must accept all of it.
+
+type celsius float64
+
+type samples []float32
+
+const (
+	limit = 100
+	half  = 0.5
+)
+
+func F(a, b []float64, xs samples, n int, t celsius, on bool) (float64, int) {
+	s := 0.0
+	count := 0
+outer:
+	for i := 0; i < min(len(a), len(b)); i++ {
+		for j := range n {
+			if j > limit {
+				break outer
+			}
+			if j%2 == 0 {
+				continue
+			}
+			s += a[i] * b[i] * float64(j)
+		}
+	}
+	for i, v := range xs {
+		xs[i] = float32(math.Sqrt(float64(v))) + float32(half)
+		count += int(v)
+	}
+	for range 3 {
+		count++
+	}
+	i := 0
+	for i < len(a) {
+		i++
+	}
+	for {
+		break
+	}
+	switch {
+	case s > 10:
+		s = math.Max(s, 1)
+		fallthrough
+	case s < -10:
+		s = math.Pow(s, 2) + math.Inf(1)
+	default:
+		s = -s
+	}
+	switch n {
+	case 1, 2:
+		count <<= 1
+	}
+	if on && !math.IsNaN(s) {
+		return s, count
+	}
+	sub := a[1:n:cap(a)]
+	s += float64(len(sub)) + float64(t) + sq(max(s, 2))
+	var u uint8 = 255
+	u += uint8(count) ^ 3
+	return s + float64(u), count &^ 1
+}
+
+func sq(v float64) float64 { return v * v }
