@@ -148,6 +148,11 @@ func loadNamed(pattern, name string, c *config) (*unit, error) {
 	} else {
 		wd, _ := os.Getwd()
 		d, err := resolveImport(wd, pattern, false)
+		if mi := findModule(wd); mi.root != "" && (pattern == mi.path || strings.HasPrefix(pattern, mi.path+"/")) {
+			// The module's own packages from disk (this package too, with its
+			// tests, rather than the copy embedded for imports).
+			d, err = filepath.Join(mi.root, filepath.FromSlash(strings.TrimPrefix(pattern, mi.path))), nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("source: %w", err)
 		}
@@ -444,6 +449,9 @@ func unitKey(u *unit, pkg *types.Package) string {
 				return true // a local: its type follows from the text
 			}
 			fmt.Fprintf(&b, "\n%s|%s|%s", id.Name, types.ObjectString(obj, nil), types.TypeString(obj.Type().Underlying(), nil))
+			if k, ok := obj.(*types.Const); ok {
+				fmt.Fprintf(&b, "=%s", k.Val().ExactString())
+			}
 			return true
 		})
 		parts = append(parts, part{start.Filename, start.Offset, b.String()})

@@ -2,6 +2,8 @@ package source
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -57,5 +59,199 @@ func TestLoadFuncErrors(t *testing.T) {
 	var e *Error
 	if errors.As(err, &e) {
 		t.Logf("std: %v", e)
+	}
+}
+
+func TestLoadRuntimeFuncNoSource(t *testing.T) {
+	_, err := loadRuntimeFunc("example.com/gone.Kernel", "/nonexistent/gone/kernel.go", 12, newConfig(nil))
+	if !errors.Is(err, ErrNoSource) || !strings.Contains(err.Error(), "source.Compile") {
+		t.Errorf("err = %v, want ErrNoSource suggesting source.Compile", err)
+	}
+	for _, tt := range []struct{ full, want string }{
+		{"example.com/p.F[...]", "generic"},
+		{"example.com/p.(*T).M-fm", "method value"},
+		{"example.com/p.F.func1", "closure"},
+		{"example.com/p.glob..func1", "closure"},
+	} {
+		_, err := loadRuntimeFunc(tt.full, "/nonexistent.go", 1, newConfig(nil))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.full, err, tt.want)
+		}
+	}
+}
+
+func TestLoadNamed(t *testing.T) {
+	c := newConfig(nil)
+	for _, pattern := range []string{".", sourcePath} {
+		u, err := loadNamed(pattern, "saxpyK", c)
+		if err != nil {
+			t.Fatalf("loadNamed(%q): %v", pattern, err)
+		}
+		if u.fn.Name() != "saxpyK" || u.fn.Pkg.Pkg.Path() != sourcePath {
+			t.Errorf("loadNamed(%q) = %s in %s", pattern, u.fn.Name(), u.fn.Pkg.Pkg.Path())
+		}
+	}
+	u, err := loadNamed("math", "Hypot", c)
+	if err != nil {
+		t.Fatalf("loadNamed(math, Hypot): %v", err)
+	}
+	if u.fn.Pkg.Pkg.Path() != "math" {
+		t.Errorf("math.Hypot loaded in %s", u.fn.Pkg.Pkg.Path())
+	}
+	_, err = loadNamed(".", "saxpy", c)
+	if err == nil || !strings.Contains(err.Error(), "no function saxpy") || !strings.Contains(err.Error(), "did you mean saxpyK") {
+		t.Errorf("missing function: %v, want a suggestion of saxpyK", err)
+	}
+	if _, err := loadNamed("example.invalid/nothing/here", "F", c); err == nil {
+		t.Error("unknown package: no error")
+	}
+}
+
+func TestLoadGenericRejected(t *testing.T) {
+	_, err := loadSource("package p\n\nfunc G[T int | float64](x []T) T { return x[0] }\n", "G", newConfig(nil))
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "generic function G: not supported") {
+		t.Errorf("err = %v, want a generic-function diagnostic", err)
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"saxpyK", "normK", "sq", "Saxpy2", "unrelated"}
+	if got := strings.Join(closest("saxpy", names, 3), ","); got != "Saxpy2,saxpyK" {
+		t.Errorf("closest = %s", got)
+	}
+	if got := closest("zzzzzz", names, 3); len(got) != 0 {
+		t.Errorf("closest(zzzzzz) = %v, want none", got)
+	}
+}
+
+// TestUnrelatedTypeErrors: a type error in a function the compiled one does
+// not call is not reported, even when a local name matches that function
+// (which makes the loader keep it at first).
+func TestUnrelatedTypeErrors(t *testing.T) {
+	src := `package p
+
+func F(x []float64) float64 {
+	broken := 2.0 // the same name as the broken function below
+	return x[0] * broken
+}
+
+func broken() int { return "no" }
+`
+	u, err := loadSource(src, "F", newConfig(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(u); err != nil {
+		t.Fatal(err)
+	}
+	if u.pkg.Func("broken") != nil {
+		t.Error("broken was built")
+	}
+	src2 := strings.Replace(src, "return x[0] * broken", "return x[0] * broken * float64(g())", 1) + "\nfunc g() int { return broken() }\n"
+	_, err = loadSource(src2, "F", newConfig(nil))
+	if err == nil || !strings.Contains(err.Error(), "<source>:8:28: cannot use \"no\"") {
+		t.Errorf("error in a called function: %v, want it reported at 8:28", err)
+	}
+}
+
+func TestUnitKey(t *testing.T) {
+	base := `package p
+
+const k = 2
+
+func F(x []float64) float64 { return g(x[0]) * k }
+
+func g(v float64) float64 { return v + 1 }
+
+func h(v float64) float64 { return v - 1 }
+`
+	key := func(src string) string {
+		t.Helper()
+		u, err := loadSource(src, "F", newConfig(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.key
+	}
+	k0 := key(base)
+	if k0 == "" {
+		t.Fatal("empty key")
+	}
+	same := []string{
+		strings.Replace(base, "v - 1", "v - 2", 1),                     // h is not called
+		strings.Replace(base, "package p\n", "package p\n\n// doc\n", 1), // positions move
+		base + "\nfunc extra() {}\n",
+	}
+	for i, s := range same {
+		if key(s) != k0 {
+			t.Errorf("same[%d]: key changed", i)
+		}
+	}
+	differ := []string{
+		strings.Replace(base, "v + 1", "v + 3", 1),           // g is called
+		strings.Replace(base, "const k = 2", "const k = 3", 1), // a constant's value
+		strings.Replace(base, "* k }", "* k * k }", 1),
+	}
+	for i, s := range differ {
+		if key(s) == k0 {
+			t.Errorf("differ[%d]: key unchanged", i)
+		}
+	}
+}
+
+// TestDirCacheInvalidation: a second load reuses the parse; editing a file
+// (size or modification time) makes the next load parse again.
+func TestDirCacheInvalidation(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.26\n")
+	write("k.go", "package m\n\nfunc F(x []float64) float64 { return x[0] }\n")
+	write("k_test.go", "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {}\n\nfunc T(x []float64) float64 { return x[1] }\n")
+	c := newConfig(nil)
+	u1, err := loadNamed(dir, "F", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd1, _ := parseDir(dir)
+	u2, err := loadNamed(dir, "T", c) // a function of the _test.go file
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u2.fn.Pkg.Pkg.Path() != "example.com/m" {
+		t.Errorf("package path %s", u2.fn.Pkg.Pkg.Path())
+	}
+	if pd2, _ := parseDir(dir); pd2 != pd1 {
+		t.Error("second load parsed the directory again")
+	}
+	write("k.go", "package m\n\nfunc F(x []float64) float64 { return x[0] + x[1] }\n")
+	u3, err := loadNamed(dir, "F", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pd3, _ := parseDir(dir); pd3 == pd1 {
+		t.Error("edited file: the cached parse was reused")
+	}
+	if u3.key == u1.key {
+		t.Error("edited function: same key")
+	}
+}
+
+func TestParseCacheBounded(t *testing.T) {
+	pc := newParseCache(3)
+	parses := 0
+	get := func(dir string) {
+		pc.get(dir, "sig", func() (*parsedDir, error) { parses++; return &parsedDir{dir: dir}, nil })
+	}
+	for _, d := range []string{"a", "b", "c", "a", "d", "a", "b"} {
+		get(d)
+	}
+	// a, b, c parsed; a hit; d evicts b (least recent); a hit; b parsed again.
+	if parses != 5 || pc.len() != 3 {
+		t.Errorf("parses = %d, entries = %d; want 5 and 3", parses, pc.len())
 	}
 }

@@ -103,10 +103,9 @@ func (pc *parseCache) get(dir, sig string, parse func() (*parsedDir, error)) (*p
 	pc.tick++
 	e := pc.m[dir]
 	if e == nil || e.sig != sig {
-		e = &parseEntry{done: make(chan struct{}), sig: sig}
+		e = &parseEntry{done: make(chan struct{}), sig: sig, used: pc.tick}
 		pc.m[dir] = e
 		pc.evictLocked()
-		e.used = pc.tick
 		pc.mu.Unlock()
 		e.pd, e.err = parse()
 		close(e.done)
