@@ -179,7 +179,7 @@ func h(v float64) float64 { return v - 1 }
 		t.Fatal("empty key")
 	}
 	same := []string{
-		strings.Replace(base, "v - 1", "v - 2", 1),                     // h is not called
+		strings.Replace(base, "v - 1", "v - 2", 1),                       // h is not called
 		strings.Replace(base, "package p\n", "package p\n\n// doc\n", 1), // positions move
 		base + "\nfunc extra() {}\n",
 	}
@@ -189,7 +189,7 @@ func h(v float64) float64 { return v - 1 }
 		}
 	}
 	differ := []string{
-		strings.Replace(base, "v + 1", "v + 3", 1),           // g is called
+		strings.Replace(base, "v + 1", "v + 3", 1),             // g is called
 		strings.Replace(base, "const k = 2", "const k = 3", 1), // a constant's value
 		strings.Replace(base, "* k }", "* k * k }", 1),
 	}
