@@ -255,3 +255,28 @@ func TestParseCacheBounded(t *testing.T) {
 		t.Errorf("parses = %d, entries = %d; want 5 and 3", parses, pc.len())
 	}
 }
+
+// TestLoadConcurrent loads functions of one package from several goroutines
+// (run with -race): the parse cache and the shared ASTs must hold.
+func TestLoadConcurrent(t *testing.T) {
+	fns := []any{saxpyK, normK, clampK, smoothK}
+	names := []string{"saxpyK", "normK", "clampK", "smoothK"}
+	errs := make(chan error, 16)
+	for i := 0; i < 16; i++ {
+		go func() {
+			u, err := loadFunc(fns[i%4], newConfig(nil))
+			if err == nil && u.fn.Name() != names[i%4] {
+				err = errors.New("loaded " + u.fn.Name() + ", want " + names[i%4])
+			}
+			if err == nil {
+				err = check(u)
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 16; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
