@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -94,6 +95,10 @@ func splitFuncName(full string) (pkgPath, name string) {
 	return full[:slash+1+dot], full[slash+1+dot+1:]
 }
 
+// closureName matches the runtime names of function literals: F.func1,
+// F.func1.2, glob..func1 (at package level), F.gowrap1.
+var closureName = regexp.MustCompile(`(^|\.)(func|gowrap)\d+(\.\d+)*$|^glob\.`)
+
 // checkFuncKind rejects func values that are not top-level functions.
 func checkFuncKind(full, name, file string, line int) error {
 	where := fmt.Sprintf("%s:%d", file, line)
@@ -102,7 +107,7 @@ func checkFuncKind(full, name, file string, line int) error {
 		return fmt.Errorf("source: %s is a method value (%s); only top-level functions can be compiled: write a function that takes what the method needs as parameters", strings.TrimSuffix(full, "-fm"), where)
 	case strings.Contains(name, "[...]") || strings.Contains(name, "[go.shape"):
 		return fmt.Errorf("source: %s is an instance of a generic function (%s); generic functions cannot be compiled: write a non-generic function for the types you need", full, where)
-	case strings.Contains(name, ".func") || strings.HasPrefix(name, "glob.") || strings.Contains(name, ".gowrap"):
+	case closureName.MatchString(name):
 		return fmt.Errorf("source: %s is a function literal (closure) declared at %s; only top-level functions can be compiled: declare it with func at package level", full, where)
 	case strings.Contains(name, "."):
 		return fmt.Errorf("source: %s is a method (%s); only top-level functions can be compiled: write a function that takes what the method needs as parameters", full, where)

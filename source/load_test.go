@@ -27,7 +27,7 @@ func TestLoadFunc(t *testing.T) {
 	if err := check(u); err != nil {
 		t.Errorf("check: %v", err)
 	}
-	if u.pkg.Func("unrelatedK") != nil {
+	if unrelatedK(map[string]int{"a": 1}) != 1 || u.pkg.Func("unrelatedK") != nil {
 		t.Errorf("unrelatedK was built, though normK does not call it")
 	}
 	t.Logf("%s", u.fn)

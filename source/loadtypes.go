@@ -196,6 +196,8 @@ func (l *loader) importFor(p *lpkg, fi int, x string) *lpkg {
 				local = s.Name.Name
 			case pass == 0:
 				local = guessName(path)
+			case !uncertainImport(s):
+				continue
 			default:
 				ip, err := l.pkg(p, path)
 				if err != nil || ip == nil {
@@ -260,15 +262,22 @@ func guessName(path string) string {
 // last element that is not a plain identifier).
 func hasUncertainImport(f *ast.File) bool {
 	for _, s := range f.Imports {
-		path := importPath(s)
-		if s.Name != nil || isStd(path) {
-			continue
+		if uncertainImport(s) {
+			return true
 		}
-		last := path[strings.LastIndexByte(path, '/')+1:]
-		for _, r := range last {
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
-				return true
-			}
+	}
+	return false
+}
+
+func uncertainImport(s *ast.ImportSpec) bool {
+	path := importPath(s)
+	if s.Name != nil || isStd(path) {
+		return false
+	}
+	last := path[strings.LastIndexByte(path, '/')+1:]
+	for _, r := range last {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			return true
 		}
 	}
 	return false
