@@ -492,7 +492,9 @@ func (ck *checker) ident(id *ast.Ident) {
 			return
 		}
 		if isRange(obj) {
-			if !ck.called[id] || !ck.rangedCall(id) {
+			if !ck.called[id] {
+				ck.report(id.Pos(), "function value Range")
+			} else if !ck.rangedCall(id) {
 				ck.report(id.Pos(), "Range outside the range clause of a for loop", "write for i := range Range(n)")
 			}
 			return

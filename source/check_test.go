@@ -110,3 +110,71 @@ func TestCheckAccepts(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRange checks the parallel-loop marker where the package being
+// compiled is package source itself (a stand-in module with the same path,
+// declaring Range): accepted as a range clause, rejected elsewhere.
+func TestCheckRange(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module github.com/gojit/gojit\n\ngo 1.26\n")
+	write("source/range.go", "package source\n\nfunc Range(n int) int { return n }\n")
+	write("source/k.go", `package source
+
+func K(x []float64) float64 {
+	s := 0.0
+	for i := range Range(len(x)) {
+		s += x[i]
+	}
+	n := Range(3)
+	f := Range
+	return s + float64(n+f(1))
+}
+
+func Ok(x []float64) {
+	for i := range Range(len(x)) {
+		x[i]++
+	}
+}
+`)
+	c := newConfig(nil)
+	u, err := loadNamed(filepath.Join(dir, "source"), "Ok", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.fn.Pkg.Pkg.Path() != sourcePath {
+		t.Fatalf("package path %s, want %s", u.fn.Pkg.Pkg.Path(), sourcePath)
+	}
+	if err := check(u); err != nil {
+		t.Errorf("Ok: %v", err)
+	}
+	u, err = loadNamed(filepath.Join(dir, "source"), "K", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = check(u)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("K: %v, want diagnostics", err)
+	}
+	var got []string
+	for _, d := range e.Diags {
+		got = append(got, strings.TrimPrefix(d.Pos.String(), filepath.Join(dir, "source")+"/")+": "+d.Msg)
+	}
+	want := []string{
+		"k.go:8:7: Range outside the range clause of a for loop: not supported in compiled functions; write for i := range Range(n)",
+		"k.go:9:2: function-typed variable f (func(n int) int): not supported in compiled functions",
+		"k.go:9:7: function value Range: not supported in compiled functions",
+		"k.go:10:23: call of a function value: not supported in compiled functions; call a top-level function by name",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("K:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -305,7 +305,7 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 		all, _ := p.reach(root, info)
 		var inReach []types.Error
 		for _, e := range errs {
-			if p.within(e.Pos, all) {
+			if p.within(e.Pos, all) || p.inUsedImport(e.Pos) {
 				inReach = append(inReach, e)
 			}
 		}

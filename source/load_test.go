@@ -2,6 +2,7 @@ package source
 
 import (
 	"errors"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -278,5 +279,63 @@ func TestLoadConcurrent(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestMathStub keeps the embedded declarations of package math equal to the
+// real package: every constant's type and exact value, every function's
+// signature; and every function of mathFuncs is declared.
+func TestMathStub(t *testing.T) {
+	l := &loader{pkgs: map[string]*lpkg{}}
+	real, err := l.pkg(&lpkg{dir: "."}, "math")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd, err := parseDir(mathStubDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stub := newLpkg("math", mathStubDir, pd.files, false)
+	for _, p := range []*lpkg{real, stub} {
+		for name := range p.index {
+			l.keep(p, p.index[name][0])
+		}
+		l.closure()
+		if errs := l.typecheck(p, nil); len(errs) > 0 {
+			t.Fatalf("%s: %v", p.dir, errs)
+		}
+	}
+	scope := stub.tpkg.Scope()
+	for _, name := range scope.Names() {
+		s, r := scope.Lookup(name), real.tpkg.Scope().Lookup(name)
+		if r == nil {
+			t.Errorf("stub declares %s, math does not", name)
+			continue
+		}
+		if got, want := types.ObjectString(s, nil), types.ObjectString(r, nil); got != want {
+			t.Errorf("stub: %s, math: %s", got, want)
+		}
+		if sc, ok := s.(*types.Const); ok && sc.Val().ExactString() != r.(*types.Const).Val().ExactString() {
+			t.Errorf("%s = %s in the stub, %s in math", name, sc.Val().ExactString(), r.(*types.Const).Val().ExactString())
+		}
+	}
+	for name := range mathFuncs {
+		if scope.Lookup(name) == nil {
+			t.Errorf("stub lacks math.%s", name)
+		}
+	}
+	// Without the Go tree, code compiled from text still imports math.
+	defer func(g string) { goroot = g }(goroot)
+	goroot = t.TempDir()
+	u, err := loadSource("package p\n\nimport \"math\"\n\nfunc F(x float64) float64 { return math.Sqrt(x) * math.Pi }\n", "F", newConfig(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(u); err != nil {
+		t.Fatal(err)
+	}
+	_, err = loadSource("package p\n\nimport \"strings\"\n\nfunc F() int { return len(strings.ToUpper(\"a\")) }\n", "F", newConfig(nil))
+	if err == nil || !strings.Contains(err.Error(), "is the Go tree installed") {
+		t.Errorf("strings without the Go tree: %v", err)
 	}
 }

@@ -510,3 +510,14 @@ func (p *lpkg) within(pos token.Pos, refs map[declRef]bool) bool {
 	}
 	return false
 }
+
+// inUsedImport reports whether pos lies in an import the kept declarations
+// use (a failed import of a package the function needs).
+func (p *lpkg) inUsedImport(pos token.Pos) bool {
+	for s := range p.usedSpecs {
+		if s.Pos() <= pos && pos < s.End() {
+			return true
+		}
+	}
+	return false
+}
