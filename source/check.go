@@ -13,20 +13,25 @@ import (
 )
 
 // mathFuncs lists the functions of package math that compiled functions may
-// call, with what each becomes in LLVM IR: an intrinsic (llvm.*, one
-// instruction or a vector library call when vectorized), a libm call, or
-// inline code. docs/source.md shows this table; a test keeps them in step.
+// call, with what each becomes in LLVM IR: an intrinsic (llvm.*), a call
+// of the C library (libm), or inline code. docs/source.md shows this table,
+// and a test keeps the two in step; the lowering (lower_ops.go) must accept
+// exactly these names.
 var mathFuncs = map[string]string{
-	"Abs": "llvm.fabs", "Ceil": "llvm.ceil", "Copysign": "llvm.copysign", "Cos": "llvm.cos",
-	"Exp": "llvm.exp", "Exp2": "llvm.exp2", "FMA": "llvm.fma", "Floor": "llvm.floor",
-	"Log": "llvm.log", "Log10": "llvm.log10", "Log2": "llvm.log2", "Max": "llvm.maximum",
-	"Min": "llvm.minimum", "Pow": "llvm.pow", "Round": "llvm.round", "RoundToEven": "llvm.roundeven",
-	"Sin": "llvm.sin", "Sqrt": "llvm.sqrt", "Trunc": "llvm.trunc",
+	// Exactly rounded in Go and in LLVM: the intrinsic gives Go's bits.
+	"Abs": "llvm.fabs", "Ceil": "llvm.ceil", "Copysign": "llvm.copysign", "FMA": "llvm.fma",
+	"Floor": "llvm.floor", "Max": "llvm.maximum", "Min": "llvm.minimum", "Round": "llvm.round",
+	"RoundToEven": "llvm.roundeven", "Sqrt": "llvm.sqrt", "Trunc": "llvm.trunc",
+	// The C library: within an ulp of Go's result.
 	"Acos": "libm acos", "Asin": "libm asin", "Atan": "libm atan", "Atan2": "libm atan2",
-	"Cbrt": "libm cbrt", "Cosh": "libm cosh", "Expm1": "libm expm1", "Hypot": "libm hypot",
-	"Log1p": "libm log1p", "Mod": "libm fmod", "Sinh": "libm sinh", "Tan": "libm tan", "Tanh": "libm tanh",
-	"Inf": "constant", "NaN": "constant", "IsNaN": "fcmp uno", "IsInf": "fcmp with ±Inf", "Signbit": "bitcast, icmp",
-	"Float64bits": "bitcast", "Float64frombits": "bitcast", "Float32bits": "bitcast", "Float32frombits": "bitcast",
+	"Cbrt": "libm cbrt", "Cos": "libm cos", "Cosh": "libm cosh", "Exp": "libm exp",
+	"Exp2": "libm exp2", "Expm1": "libm expm1", "Hypot": "libm hypot", "Log": "libm log",
+	"Log10": "libm log10", "Log1p": "libm log1p", "Log2": "libm log2", "Mod": "libm fmod",
+	"Pow": "libm pow", "Sin": "libm sin", "Sinh": "libm sinh", "Tan": "libm tan", "Tanh": "libm tanh",
+	// Inline code.
+	"Inf": "select of ±Inf", "NaN": "constant", "IsNaN": "fcmp uno", "IsInf": "fcmp with ±Inf",
+	"Signbit": "bitcast, icmp", "Float64bits": "bitcast", "Float64frombits": "bitcast",
+	"Float32bits": "bitcast", "Float32frombits": "bitcast",
 }
 
 // mathFuncNames returns the names of mathFuncs, sorted.
