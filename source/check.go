@@ -46,8 +46,8 @@ func mathFuncNames() []string {
 
 const notSupported = ": not supported in compiled functions"
 
-// isRange reports whether obj is source.Range, the parallel-loop marker.
-func isRange(obj types.Object) bool {
+// isRangeMarker reports whether obj is source.Range, the parallel-loop marker.
+func isRangeMarker(obj types.Object) bool {
 	f, ok := obj.(*types.Func)
 	return ok && f.Pkg() != nil && f.Pkg().Path() == sourcePath && f.Name() == "Range"
 }
@@ -336,7 +336,7 @@ func (ck *checker) index(x ast.Expr, at token.Pos) {
 func (ck *checker) rangeClause(n *ast.RangeStmt) {
 	x := ast.Unparen(n.X)
 	if call, ok := x.(*ast.CallExpr); ok {
-		if obj := ck.calleeObj(call.Fun); obj != nil && isRange(obj) {
+		if obj := ck.calleeObj(call.Fun); obj != nil && isRangeMarker(obj) {
 			return
 		}
 	}
@@ -430,7 +430,7 @@ func (ck *checker) qualified(n *ast.SelectorExpr, pkg *types.Package, obj types.
 	switch obj := obj.(type) {
 	case *types.Func:
 		switch {
-		case isRange(obj):
+		case isRangeMarker(obj):
 			if !ck.called[n] {
 				ck.report(n.Pos(), "function value "+name)
 			} else if !ck.rangedCall(n) {
@@ -496,7 +496,7 @@ func (ck *checker) ident(id *ast.Ident) {
 		if obj.Pkg() != ck.pkg || obj.Signature().Recv() != nil {
 			return
 		}
-		if isRange(obj) {
+		if isRangeMarker(obj) {
 			if !ck.called[id] {
 				ck.report(id.Pos(), "function value Range")
 			} else if !ck.rangedCall(id) {
