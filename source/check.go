@@ -160,6 +160,18 @@ func typeProblem(t types.Type) string {
 
 // typeString prints t as the user wrote it: types of the compiled package
 // unqualified, others by package name.
+// localTypeProblem is typeProblem for local variables, which may also be
+// arrays of supported elements (they live on the stack: an alloca).
+func localTypeProblem(t types.Type) string {
+	if a, ok := t.Underlying().(*types.Array); ok {
+		if p := localTypeProblem(a.Elem()); p != "" {
+			return "array of " + p
+		}
+		return ""
+	}
+	return typeProblem(t)
+}
+
 func (ck *checker) typeString(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string {
 		if p == ck.pkg {
@@ -205,7 +217,7 @@ func typeHint(p string) string {
 	case "struct":
 		return "pass the fields as separate parameters"
 	case "array":
-		return "use a slice"
+		return "use a slice (arrays are fine as local variables)"
 	}
 	return ""
 }
@@ -233,7 +245,7 @@ func (ck *checker) body(fd *ast.FuncDecl) {
 			return true
 		}
 		if v, ok := info.Defs[id].(*types.Var); ok && !v.IsField() {
-			if p := typeProblem(v.Type()); p != "" {
+			if p := localTypeProblem(v.Type()); p != "" {
 				ck.report(id.Pos(), p+" variable "+id.Name+" ("+ck.typeString(v.Type())+")", typeHint(p))
 			}
 		}
@@ -282,6 +294,9 @@ func (ck *checker) body(fd *ast.FuncDecl) {
 			ck.report(n.Lparen-1, "type assertion")
 		case *ast.CompositeLit:
 			t := info.TypeOf(n)
+			if _, isArray := t.Underlying().(*types.Array); isArray && localTypeProblem(t) == "" {
+				return true // an array literal fills a local array
+			}
 			what := "composite literal"
 			if t != nil {
 				what += " of type " + ck.typeString(t)
@@ -300,8 +315,6 @@ func (ck *checker) body(fd *ast.FuncDecl) {
 				switch t.Underlying().(type) {
 				case *types.Basic:
 					ck.report(n.Lbrack, "string slicing")
-				case *types.Array, *types.Pointer:
-					ck.report(n.Lbrack, "slicing an array")
 				}
 			}
 		case *ast.RangeStmt:
@@ -352,8 +365,8 @@ func (ck *checker) rangeClause(n *ast.RangeStmt) {
 		what = "range over a channel"
 	case *types.Signature:
 		what = "range over a function (iterator)"
-	case *types.Array, *types.Pointer:
-		what = "range over an array"
+	case *types.Pointer:
+		what = "range over a pointer"
 	case *types.Basic:
 		if u.Info()&types.IsString != 0 {
 			what = "range over a string"

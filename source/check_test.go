@@ -16,11 +16,17 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/er
 // source text and runs the checker; it returns the diagnostics.
 func checkSource(t *testing.T, path string) ([]Diagnostic, error) {
 	t.Helper()
+	return checkSourceFunc(t, path, "F")
+}
+
+// checkSourceFunc is checkSource for the function name.
+func checkSourceFunc(t *testing.T, path, name string) ([]Diagnostic, error) {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := loadSource(string(src), "F", newConfig([]Option{WithFilename(path)}))
+	u, err := loadSource(string(src), name, newConfig([]Option{WithFilename(path)}))
 	if err == nil {
 		err = check(u)
 	}
@@ -104,9 +110,11 @@ func TestCheckAccepts(t *testing.T) {
 		t.Fatal("no inputs in testdata/ok")
 	}
 	for _, path := range files {
-		ds, err := checkSource(t, path)
-		if err != nil || len(ds) > 0 {
-			t.Errorf("%s: %v%s", path, err, (&Error{Diags: ds}).Error())
+		for _, name := range []string{"F", "G"} {
+			ds, err := checkSourceFunc(t, path, name)
+			if err != nil || len(ds) > 0 {
+				t.Errorf("%s: %s: %v%s", path, name, err, (&Error{Diags: ds}).Error())
+			}
 		}
 	}
 }

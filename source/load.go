@@ -333,8 +333,13 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 
 	_, funcs := p.reach(root, info)
 	u := &unit{fset: fileSet, info: info, decl: decl, files: p.keptFiles(), src: map[string][]byte{}}
-	for _, f := range files {
-		u.src[f.path] = f.src
+	for _, f := range u.files {
+		name := fileSet.File(f.FileStart).Name()
+		for _, pf := range files {
+			if pf.path == name {
+				u.src[name] = pf.src
+			}
+		}
 	}
 	for _, r := range funcs {
 		u.funcs = append(u.funcs, files[r.f].ast.Decls[r.d].(*ast.FuncDecl))

@@ -99,8 +99,8 @@ func TestLoadNamed(t *testing.T) {
 	if u.fn.Pkg.Pkg.Path() != "math" {
 		t.Errorf("math.Hypot loaded in %s", u.fn.Pkg.Pkg.Path())
 	}
-	_, err = loadNamed(".", "saxpy", c)
-	if err == nil || !strings.Contains(err.Error(), "no function saxpy") || !strings.Contains(err.Error(), "did you mean saxpyK") {
+	_, err = loadNamed(".", "saxpyk", c)
+	if err == nil || !strings.Contains(err.Error(), "no function saxpyk") || !strings.Contains(err.Error(), "did you mean saxpyK") {
 		t.Errorf("missing function: %v, want a suggestion of saxpyK", err)
 	}
 	if _, err := loadNamed("example.invalid/nothing/here", "F", c); err == nil {

@@ -4,7 +4,7 @@ type point struct{ x, y float64 }
 
 type shape interface{ area() float64 }
 
-func F(s string, p point, q *float64, grid [][]float64, any interface{}) int {
+func F(s string, p point, q *float64, grid [][]float64, any interface{}, w [3]float64) int {
 	n := 0
 	for i := range s {
 		n += int(s[i])
@@ -17,8 +17,8 @@ func F(s string, p point, q *float64, grid [][]float64, any interface{}) int {
 		n += v
 	}
 	n += int(p.x) + int(*q)
-	var arr [4]int
-	n += arr[0]
+	var arr [4]string
+	n += len(arr)
 	var c complex128
 	_ = c
 	var sh shape

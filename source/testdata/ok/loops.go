@@ -66,3 +66,23 @@ outer:
 }
 
 func sq(v float64) float64 { return v * v }
+
+// G uses local arrays: declared, filled by a literal, indexed, ranged over
+// and sliced.
+func G(x []int) int {
+	var a [4]int
+	b := [3]float64{1, 2, 3}
+	var grid [2][2]int32
+	for i, v := range x {
+		a[i%4] += v
+		grid[i%2][0]++
+	}
+	s := 0
+	for i, v := range a {
+		s += i * v
+	}
+	for _, w := range b[1:] {
+		s += int(w)
+	}
+	return s + int(grid[1][0])
+}
