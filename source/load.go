@@ -168,10 +168,7 @@ func loadNamed(pattern, name string, c *config) (*unit, error) {
 		return nil, fmt.Errorf("source: reading package %s: %w", pattern, err)
 	}
 	for kind := 0; kind <= 2; kind++ {
-		files := pd.pkgFiles(kind)
-		if kind == 1 {
-			files = append(pd.pkgFiles(0), files...)
-		}
+		files := pd.pkgFiles(kind) // kind 1 includes the non-test files
 		for _, f := range files {
 			if f.ast == nil || (kind == 1 && !f.test) {
 				continue

@@ -212,7 +212,7 @@ func TestDirCacheInvalidation(t *testing.T) {
 	}
 	write("go.mod", "module example.com/m\n\ngo 1.26\n")
 	write("k.go", "package m\n\nfunc F(x []float64) float64 { return x[0] }\n")
-	write("k_test.go", "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {}\n\nfunc T(x []float64) float64 { return x[1] }\n")
+	write("k_test.go", "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {}\n\nfunc T(x []float64) float64 { return x[1] + F(x) }\n")
 	c := newConfig(nil)
 	u1, err := loadNamed(dir, "F", c)
 	if err != nil {
@@ -223,8 +223,8 @@ func TestDirCacheInvalidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u2.fn.Pkg.Pkg.Path() != "example.com/m" {
-		t.Errorf("package path %s", u2.fn.Pkg.Pkg.Path())
+	if u2.fn.Pkg.Pkg.Path() != "example.com/m" || len(u2.funcs) != 2 {
+		t.Errorf("package path %s, %d functions; want example.com/m and T, F", u2.fn.Pkg.Pkg.Path(), len(u2.funcs))
 	}
 	if pd2, _ := parseDir(dir); pd2 != pd1 {
 		t.Error("second load parsed the directory again")
