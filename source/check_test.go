@@ -3,6 +3,7 @@ package source
 import (
 	"errors"
 	"flag"
+	"go/ast"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -184,5 +185,61 @@ func Ok(x []float64) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("K:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestCheckStdNoPanic loads and checks every top-level function of a few
+// standard packages: whatever they contain, the loader and the checker
+// answer with a unit or an error, never a panic, and each diagnostic has a
+// position in the package and a source line.
+func TestCheckStdNoPanic(t *testing.T) {
+	c := newConfig(nil)
+	for _, pkg := range []string{"math", "unicode/utf8", "strconv", "sort", "math/bits"} {
+		dir, err := resolveImport(".", pkg, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pd, err := parseDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		accepted, rejected := 0, 0
+		for _, f := range pd.pkgFiles(0) {
+			for _, d := range f.ast.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv != nil || fd.Body == nil || fd.Name.Name == "init" {
+					continue
+				}
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("%s.%s: panic: %v", pkg, fd.Name.Name, r)
+						}
+					}()
+					u, err := loadNamed(pkg, fd.Name.Name, c)
+					if err == nil {
+						err = check(u)
+					}
+					var e *Error
+					switch {
+					case err == nil:
+						accepted++
+					case errors.As(err, &e):
+						rejected++
+						for _, d := range e.Diags {
+							if !strings.HasPrefix(d.Pos.Filename, dir) || d.Line == "" {
+								t.Errorf("%s.%s: diagnostic without a position in the package or a line: %s", pkg, fd.Name.Name, d)
+							}
+						}
+					default:
+						t.Errorf("%s.%s: %v", pkg, fd.Name.Name, err)
+					}
+				}()
+			}
+		}
+		t.Logf("%s: %d functions accepted, %d rejected", pkg, accepted, rejected)
+		if accepted == 0 && pkg == "math" {
+			t.Errorf("no function of package math is accepted")
+		}
 	}
 }

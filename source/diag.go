@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"sort"
@@ -84,13 +85,13 @@ func lineAt(src []byte, line int) string {
 		return ""
 	}
 	for l := 1; l < line; l++ {
-		i := strings.IndexByte(string(src), '\n')
+		i := bytes.IndexByte(src, '\n')
 		if i < 0 {
 			return ""
 		}
 		src = src[i+1:]
 	}
-	if i := strings.IndexByte(string(src), '\n'); i >= 0 {
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
 		src = src[:i]
 	}
 	return strings.TrimRight(string(src), "\r")
