@@ -339,3 +339,66 @@ func TestMathStub(t *testing.T) {
 		t.Errorf("strings without the Go tree: %v", err)
 	}
 }
+
+// TestLoadModuleImports: a kernel that uses a type and a constant of
+// another package of its module (one whose name the path does not give),
+// and a package of another module found through go list.
+func TestLoadModuleImports(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.26\n")
+	write("unit-lib.v2/units.go", "package units\n\nimport \"os\"\n\ntype Meters float64\n\nconst Scale = 3\n\nvar Home = os.Getenv(\"HOME\") // not needed by the kernel\n")
+	write("k/k.go", `package k
+
+import (
+	"fmt"
+	"math"
+
+	"example.com/m/unit-lib.v2"
+)
+
+func F(x []units.Meters) units.Meters {
+	s := units.Meters(0)
+	for _, v := range x {
+		s += v * units.Scale
+	}
+	return units.Meters(math.Abs(float64(s)))
+}
+
+func Print(x []float64) { fmt.Println(x) }
+`)
+	u, err := loadNamed(filepath.Join(dir, "k"), "F", newConfig(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(u); err != nil {
+		t.Errorf("check: %v", err)
+	}
+	var imported []string
+	for _, p := range u.pkg.Pkg.Imports() {
+		imported = append(imported, p.Path())
+	}
+	if got := strings.Join(imported, ","); got != "example.com/m/unit-lib.v2,math" && got != "math,example.com/m/unit-lib.v2" {
+		t.Errorf("imports %s, want math and example.com/m/unit-lib.v2 only (not fmt)", got)
+	}
+
+	// A package of another module (here a dependency of gojit's) resolves
+	// through go list -find.
+	d, err := resolveImport(".", "golang.org/x/tools/go/ssa", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(d, "doc.go")); err != nil {
+		t.Errorf("golang.org/x/tools/go/ssa resolved to %s: %v", d, err)
+	}
+	if _, err := resolveImport(".", "golang.org/x/tools/go/ssa", true); err == nil {
+		t.Error("code compiled from text imported a non-std package")
+	}
+}
