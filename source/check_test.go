@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/errors")
@@ -56,7 +57,7 @@ func verifyDiags(t *testing.T, src []byte, ds []Diagnostic) {
 			t.Errorf("diagnostic %d shows line %q, want %q", i, got, want)
 		}
 		caret := strings.TrimPrefix(parts[2], "\t")
-		if !strings.HasSuffix(caret, "^") || len(caret) != d.Pos.Column {
+		if !strings.HasSuffix(caret, "^") || len(caret) != utf8.RuneCountInString(lines[d.Pos.Line-1][:d.Pos.Column-1])+1 {
 			t.Errorf("diagnostic %d: caret %q is not under column %d", i, caret, d.Pos.Column)
 		}
 		if i > 0 {

@@ -21,7 +21,8 @@ type Diagnostic struct {
 //	    source line
 //	        ^
 //
-// with tabs in the source line kept, so the caret lines up under the column.
+// with tabs in the source line kept, so the caret lines up under the column
+// (Column counts bytes; the caret is placed by characters).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", d.Pos, d.Msg)
@@ -29,9 +30,9 @@ func (d Diagnostic) String() string {
 		b.WriteString("\n\t")
 		b.WriteString(d.Line)
 		b.WriteString("\n\t")
-		col := d.Pos.Column - 1
-		for i := 0; i < col && i < len(d.Line); i++ {
-			if d.Line[i] == '\t' {
+		col := min(max(d.Pos.Column-1, 0), len(d.Line))
+		for _, r := range d.Line[:col] { // one space per character, not per byte
+			if r == '\t' {
 				b.WriteByte('\t')
 			} else {
 				b.WriteByte(' ')
