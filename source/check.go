@@ -527,6 +527,8 @@ func (ck *checker) ident(id *ast.Ident) {
 		}
 		if fd := ck.byObj[obj]; fd != nil {
 			ck.callees[ck.enclosing(id)] = append(ck.callees[ck.enclosing(id)], id)
+		} else if ck.bodyless(obj) {
+			ck.report(id.Pos(), "call to "+id.Name+", which has no Go body (assembly or linkname)")
 		}
 	}
 }
@@ -576,4 +578,17 @@ func (ck *checker) recursion(funcs []*ast.FuncDecl) {
 			}
 		}
 	}
+}
+
+// bodyless reports whether obj is a function of the package declared
+// without a body.
+func (ck *checker) bodyless(obj types.Object) bool {
+	for _, f := range ck.u.files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Body == nil && ck.u.info.Defs[fd.Name] == obj {
+				return true
+			}
+		}
+	}
+	return false
 }
