@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"os"
@@ -296,7 +297,7 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 		return nil, &Error{Diags: []Diagnostic{diagAt(files, decl.Name.Pos(), "generic function %s: not supported in compiled functions; write a non-generic function for the types you need", name)}}
 	}
 
-	info, errs := l.check(p, root, nil)
+	info, errs := l.check(p, root)
 	var diags []Diagnostic
 	if len(errs) > 0 {
 		all, _ := p.reach(root, info)
@@ -316,7 +317,7 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 				fd, ok := files[r.f].ast.Decls[r.d].(*ast.FuncDecl)
 				return all[r] || ok && fd.Recv != nil
 			}
-			info, inReach = l.check(p, root, nil)
+			info, inReach = l.check(p, root)
 		}
 		for _, e := range inReach {
 			diags = append(diags, diagAt(files, e.Pos, "%s", e.Msg))
@@ -343,6 +344,22 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 	}
 	u.key = unitKey(u, p.tpkg)
 
+	if err := buildSSA(u, p, name); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// buildSSA builds the SSA of the unit's package. go/ssa panics on code it
+// cannot handle (it expects well-typed input); that becomes an error.
+func buildSSA(u *unit, p *lpkg, name string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("source: building SSA for %s.%s: %v", p.path, name, r)
+		}
+	}()
+	info := u.info
+	pkgPath := p.path
 	prog := ssa.NewProgram(fileSet, ssa.SanityCheckFunctions|ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var create func(ps []*types.Package)
@@ -360,13 +377,13 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 	u.pkg.Build()
 	u.fn = u.pkg.Func(name)
 	if u.fn == nil {
-		return nil, fmt.Errorf("source: internal error: no SSA for %s.%s", pkgPath, name)
+		return fmt.Errorf("source: internal error: no SSA for %s.%s", pkgPath, name)
 	}
-	return u, nil
+	return nil
 }
 
 // check runs the closure from root and type-checks the kept declarations.
-func (l *loader) check(p *lpkg, root declRef, _ *types.Info) (*types.Info, []types.Error) {
+func (l *loader) check(p *lpkg, root declRef) (*types.Info, []types.Error) {
 	l.keep(p, root)
 	l.closure()
 	info := &types.Info{
@@ -388,30 +405,26 @@ func (l *loader) check(p *lpkg, root declRef, _ *types.Info) (*types.Info, []typ
 func syntaxDiags(p *lpkg, files []*parsedFile) []Diagnostic {
 	var out []Diagnostic
 	for fi, f := range files {
-		el, ok := f.err.(interface{ Unwrap() []error })
-		if f.err == nil {
+		var errs scanner.ErrorList
+		switch e := f.err.(type) {
+		case nil:
 			continue
-		}
-		var errs []error
-		if ok {
-			errs = el.Unwrap()
-		} else {
-			errs = []error{f.err}
+		case scanner.ErrorList:
+			errs = e
+		case *scanner.Error:
+			errs = scanner.ErrorList{e}
+		default:
+			errs = scanner.ErrorList{{Pos: token.Position{Filename: f.path}, Msg: e.Error()}}
 		}
 		for _, e := range errs {
-			var pos token.Position
-			msg := e.Error()
-			if se, ok := e.(interface{ Pos() token.Position }); ok {
-				pos = se.Pos()
-			}
 			for ref := range p.kept {
 				if ref.f != fi {
 					continue
 				}
 				d := f.ast.Decls[ref.d]
 				start, end := fileSet.Position(d.Pos()), fileSet.Position(d.End())
-				if pos.Offset >= start.Offset && pos.Offset <= end.Offset {
-					out = append(out, Diagnostic{Pos: pos, Msg: msg, Line: lineAt(f.src, pos.Line)})
+				if e.Pos.Offset >= start.Offset && e.Pos.Offset <= end.Offset {
+					out = append(out, Diagnostic{Pos: e.Pos, Msg: e.Msg, Line: lineAt(f.src, e.Pos.Line)})
 					break
 				}
 			}

@@ -402,3 +402,29 @@ func Print(x []float64) { fmt.Println(x) }
 		t.Error("code compiled from text imported a non-std package")
 	}
 }
+
+// TestLoadSyntaxErrors: a syntax error in another file of the package does
+// not stop a function from loading; one inside the function is reported.
+func TestLoadSyntaxErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/s\n\ngo 1.26\n")
+	write("k.go", "package s\n\nfunc F(x []float64) float64 { return x[0] }\n\nfunc G(x []float64) float64 {\n\treturn x[0] + )\n}\n")
+	write("broken.go", "package s\n\nfunc H( {\n")
+	u, err := loadNamed(dir, "F", newConfig(nil))
+	if err != nil {
+		t.Fatalf("F: %v", err)
+	}
+	if err := check(u); err != nil {
+		t.Errorf("F: %v", err)
+	}
+	_, err = loadNamed(dir, "G", newConfig(nil))
+	if err == nil || !strings.Contains(err.Error(), "k.go:6:") {
+		t.Errorf("G: %v, want the syntax error at k.go:6", err)
+	}
+	t.Logf("G: %v", err)
+}
