@@ -293,6 +293,9 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 		return nil, notFound(where, name, files)
 	}
 	decl := files[root.f].ast.Decls[root.d].(*ast.FuncDecl)
+	if decl.Body == nil {
+		return nil, &Error{Diags: []Diagnostic{diagAt(files, decl.Name.Pos(), "function %s has no Go body (assembly or linkname): not supported in compiled functions", name)}}
+	}
 	if decl.Type.TypeParams != nil && len(decl.Type.TypeParams.List) > 0 {
 		return nil, &Error{Diags: []Diagnostic{diagAt(files, decl.Name.Pos(), "generic function %s: not supported in compiled functions; write a non-generic function for the types you need", name)}}
 	}
@@ -458,7 +461,9 @@ func unitKey(u *unit, pkg *types.Package) string {
 		start, end := u.fset.Position(fd.Pos()), u.fset.Position(fd.End())
 		src := u.src[start.Filename]
 		var b strings.Builder
-		b.Write(src[start.Offset:end.Offset])
+		if 0 <= start.Offset && start.Offset <= end.Offset && end.Offset <= len(src) {
+			b.Write(src[start.Offset:end.Offset])
+		}
 		ast.Inspect(fd, func(n ast.Node) bool {
 			id, ok := n.(*ast.Ident)
 			if !ok {
