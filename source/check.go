@@ -401,6 +401,13 @@ func (ck *checker) call(n *ast.CallExpr) {
 		return
 	}
 	if obj := ck.calleeObj(n.Fun); obj != nil {
+		if b, ok := obj.(*types.Builtin); ok && b.Name() == "panic" {
+			// panic(constant) compiles: Call returns an error at its line.
+			if len(n.Args) != 1 || info.Types[n.Args[0]].Value == nil {
+				ck.report(n.Pos(), "panic with a value that is not a constant", "panic with a constant message")
+			}
+			return
+		}
 		if v, ok := obj.(*types.Var); ok && v.Parent() != ck.pkg.Scope() {
 			ck.report(n.Pos(), "call of a function value", "call a top-level function by name")
 		}
@@ -483,7 +490,6 @@ var builtinHints = map[string]string{
 	"new":     "allocation inside compiled functions is not supported; pass preallocated slices",
 	"append":  "allocation inside compiled functions is not supported; pass preallocated slices and write by index",
 	"copy":    "write the loop",
-	"panic":   "return a status result instead",
 	"recover": "",
 	"print":   "", "println": "", "delete": "", "close": "", "clear": "write the loop",
 	"complex": "", "real": "", "imag": "",
@@ -494,6 +500,7 @@ func (ck *checker) ident(id *ast.Ident) {
 	case *types.Builtin:
 		switch obj.Name() {
 		case "len", "cap", "min", "max":
+		case "panic": // checked with its argument, in call
 		default:
 			if h := builtinHints[obj.Name()]; h != "" {
 				ck.report(id.Pos(), obj.Name(), h)

@@ -25,7 +25,10 @@ func F(x []float64, m meters) float64 {
 	s += ident[float64](2)
 	total += s
 	if s > limit {
-		panic("too big")
+		panic("too big") // a constant: compiled (Call returns an error)
+	}
+	if s < 0 {
+		panic(s)
 	}
 	sq := func(v float64) float64 { return v * v }
 	s += sq(2)

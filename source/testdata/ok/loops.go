@@ -55,6 +55,9 @@ outer:
 	case 1, 2:
 		count <<= 1
 	}
+	if n < 0 {
+		panic("F: negative n")
+	}
 	if on && !math.IsNaN(s) {
 		return s, count
 	}
