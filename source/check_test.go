@@ -112,7 +112,7 @@ func TestCheckAccepts(t *testing.T) {
 		t.Fatal("no inputs in testdata/ok")
 	}
 	for _, path := range files {
-		for _, name := range []string{"F", "G"} {
+		for _, name := range []string{"F", "G", "H"} {
 			ds, err := checkSourceFunc(t, path, name)
 			if err != nil || len(ds) > 0 {
 				t.Errorf("%s: %s: %v%s", path, name, err, (&Error{Diags: ds}).Error())

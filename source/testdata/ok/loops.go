@@ -89,3 +89,28 @@ func G(x []int) int {
 	}
 	return s + int(grid[1][0])
 }
+
+// H: named results with a bare return, several results from a callee,
+// small and unsigned integer types, variable shifts, bool slices, labeled
+// continue, math constants and conversions through float32.
+func H(flags []bool, v []int8, shift uint, p uintptr) (total int64, any bool) {
+	q, r := divmod(int64(len(v)), 3)
+	total = q + r
+rows:
+	for i := range flags {
+		if !flags[i] {
+			continue rows
+		}
+		any = true
+		total += int64(v[i%len(v)]) << (shift % 8)
+		total ^= int64(p) >> 1
+	}
+	f := float32(math.Pi) * float32(total%7)
+	total += int64(math.Floor(float64(f)))
+	var u16 uint16 = 65535
+	u16++
+	total += int64(u16)
+	return
+}
+
+func divmod(a, b int64) (int64, int64) { return a / b, a % b }
