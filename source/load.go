@@ -125,7 +125,7 @@ func loadSource(src, name string, c *config) (*unit, error) {
 	}
 	h := sha256.Sum256([]byte(src))
 	key := "text:" + filename + ":" + hex.EncodeToString(h[:])
-	pd, err := dirCache.get(key, key, func() (*parsedDir, error) {
+	pd, err := textCache.get(key, key, func() (*parsedDir, error) {
 		return &parsedDir{dir: key, sig: key, files: []*parsedFile{parseOne(filename, []byte(src))}}, nil
 	})
 	if err != nil {

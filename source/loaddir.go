@@ -74,8 +74,13 @@ func (d *parsedDir) pkgFiles(kind int) []*parsedFile {
 // any unit refers to them. It only grows when a changed file is re-parsed.
 var fileSet = token.NewFileSet()
 
-// dirCache is the bounded, concurrency-safe cache of parsed directories.
-var dirCache = newParseCache(64)
+// dirCache is the bounded, concurrency-safe cache of parsed directories;
+// textCache holds the texts given to Compile (keyed by their hash), apart,
+// so that many texts do not evict the directories.
+var (
+	dirCache  = newParseCache(64)
+	textCache = newParseCache(64)
+)
 
 type parseCache struct {
 	mu   sync.Mutex
