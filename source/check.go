@@ -471,6 +471,12 @@ func (ck *checker) qualified(n *ast.SelectorExpr, pkg *types.Package, obj types.
 		}
 	case *types.Var:
 		ck.report(n.Pos(), "package-level variable "+name, "pass it as a parameter")
+	case *types.Builtin: // unsafe.Sizeof and friends are constants; the rest make pointers
+		switch obj.Name() {
+		case "Sizeof", "Alignof", "Offsetof":
+		default:
+			ck.report(n.Pos(), "call to "+name)
+		}
 	}
 }
 

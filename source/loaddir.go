@@ -7,6 +7,7 @@ package source
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"fmt"
 	"go/ast"
@@ -21,6 +22,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // sourceFS holds this package's own source, so that code compiled from text
@@ -325,7 +327,9 @@ func resolveImport(fromDir, path string, onlyStd bool) (string, error) {
 	if v, ok := goListCache.Load(key); ok {
 		return v.(string), nil
 	}
-	cmd := exec.Command("go", "list", "-find", "-f", "{{.Dir}}", path)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "list", "-find", "-f", "{{.Dir}}", path)
 	cmd.Dir = fromDir
 	out, err := cmd.Output()
 	if err != nil {
