@@ -19,9 +19,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -181,17 +183,40 @@ func parseDir(dir string) (*parsedDir, error) {
 		fmt.Fprintf(&sig, "%s %d %d\n", n, fi.Size(), fi.ModTime().UnixNano())
 	}
 	return dirCache.get(dir, sig.String(), func() (*parsedDir, error) {
+		// Files are read and parsed on all CPUs (parsing is most of a cold
+		// load); the result keeps name order.
+		files := make([]*parsedFile, len(names))
+		errs := make([]error, len(names))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < min(runtime.GOMAXPROCS(0), len(names)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
+					n := names[i]
+					if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
+						continue
+					}
+					path := filepath.Join(dir, n)
+					src, err := os.ReadFile(path)
+					if err != nil {
+						errs[i] = err
+						continue
+					}
+					files[i] = parseOne(path, src)
+				}
+			}()
+		}
+		wg.Wait()
 		pd := &parsedDir{dir: dir, sig: sig.String()}
-		for _, n := range names {
-			if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
-				continue
+		for i, f := range files {
+			if errs[i] != nil {
+				return nil, errs[i]
 			}
-			path := filepath.Join(dir, n)
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return nil, err
+			if f != nil {
+				pd.files = append(pd.files, f)
 			}
-			pd.files = append(pd.files, parseOne(path, src))
 		}
 		return pd, nil
 	})
