@@ -206,7 +206,7 @@ func TestCheckStdNoPanic(t *testing.T) {
 		}
 		accepted, rejected := 0, 0
 		for _, f := range pd.pkgFiles(0) {
-			for _, d := range f.ast.Decls {
+			for _, d := range f.file().Decls {
 				fd, ok := d.(*ast.FuncDecl)
 				if !ok || fd.Recv != nil || fd.Body == nil || fd.Name.Name == "init" {
 					continue

@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -132,8 +133,8 @@ func loadSource(src, name string, c *config) (*unit, error) {
 		return nil, err
 	}
 	f := pd.files[0]
-	if f.ast == nil || f.ast.Name == nil {
-		return nil, fmt.Errorf("source: %s: %w", filename, f.err)
+	if t := f.file(); t == nil || t.Name == nil || f.pkg == "" {
+		return nil, fmt.Errorf("source: %s: %w", filename, f.syntaxErr())
 	}
 	l := &loader{fromText: true, pkgs: map[string]*lpkg{}}
 	return l.load(f.pkg, "", pd.files, name, filename, c)
@@ -171,10 +172,7 @@ func loadNamed(pattern, name string, c *config) (*unit, error) {
 	for kind := 0; kind <= 2; kind++ {
 		files := pd.pkgFiles(kind) // kind 1 includes the non-test files
 		for _, f := range files {
-			if f.ast == nil || (kind == 1 && !f.test) {
-				continue
-			}
-			if findFunc(f.ast, name) == nil {
+			if f.pkg == "" || (kind == 1 && !f.test) || !slices.Contains(f.decls.funcs, name) {
 				continue
 			}
 			l := &loader{pkgs: map[string]*lpkg{}}
@@ -193,28 +191,16 @@ func isLocalPattern(p string) bool {
 	return p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || filepath.IsAbs(p)
 }
 
-func findFunc(f *ast.File, name string) *ast.FuncDecl {
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name {
-			return fd
-		}
-	}
-	return nil
-}
-
 // notFound is the error for a function that is not declared in the files,
 // suggesting the closest names.
 func notFound(where, name string, files []*parsedFile) error {
 	var names []string
 	seen := map[string]bool{}
 	for _, f := range files {
-		if f.ast == nil {
-			continue
-		}
-		for _, d := range f.ast.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && !seen[fd.Name.Name] {
-				seen[fd.Name.Name] = true
-				names = append(names, fd.Name.Name)
+		for _, n := range f.decls.funcs {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
 			}
 		}
 	}
@@ -223,8 +209,8 @@ func notFound(where, name string, files []*parsedFile) error {
 		msg += "; did you mean " + strings.Join(s, ", ") + "?"
 	}
 	for _, f := range files {
-		if f.err != nil {
-			msg += fmt.Sprintf(" (%s has syntax errors: %v)", f.path, f.err)
+		if err := f.syntaxErr(); err != nil {
+			msg += fmt.Sprintf(" (%s has syntax errors: %v)", f.path, err)
 			break
 		}
 	}
@@ -280,8 +266,8 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 	l.pkgs[pkgPath] = p
 	var root declRef
 	found := false
-	for _, ref := range p.index[name] {
-		if _, ok := files[ref.f].ast.Decls[ref.d].(*ast.FuncDecl); ok && (!found || files[ref.f].path == file) {
+	for _, ref := range p.declsOfName(name) {
+		if _, ok := p.decl(ref).(*ast.FuncDecl); ok && (!found || files[ref.f].path == file) {
 			root, found = ref, true
 		}
 	}
@@ -292,7 +278,7 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 		}
 		return nil, notFound(where, name, files)
 	}
-	decl := files[root.f].ast.Decls[root.d].(*ast.FuncDecl)
+	decl := p.decl(root).(*ast.FuncDecl)
 	if decl.Body == nil {
 		return nil, &Error{Diags: []Diagnostic{diagAt(files, decl.Name.Pos(), "function %s has no Go body (assembly or linkname): not supported in compiled functions", name)}}
 	}
@@ -317,7 +303,7 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 			p = newLpkg(pkgPath, dir, files, true)
 			l.pkgs[pkgPath] = p
 			p.allow = func(r declRef) bool {
-				fd, ok := files[r.f].ast.Decls[r.d].(*ast.FuncDecl)
+				fd, ok := p.decl(r).(*ast.FuncDecl)
 				return all[r] || ok && fd.Recv != nil
 			}
 			info, inReach = l.check(p, root)
@@ -343,7 +329,7 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 		}
 	}
 	for _, r := range funcs {
-		u.funcs = append(u.funcs, files[r.f].ast.Decls[r.d].(*ast.FuncDecl))
+		u.funcs = append(u.funcs, p.decl(r).(*ast.FuncDecl))
 	}
 	u.key = unitKey(u, p.tpkg)
 
@@ -407,9 +393,16 @@ func (l *loader) check(p *lpkg, root declRef) (*types.Info, []types.Error) {
 // function keeps (others do not concern it).
 func syntaxDiags(p *lpkg, files []*parsedFile) []Diagnostic {
 	var out []Diagnostic
+	hasKept := map[int]bool{}
+	for ref := range p.kept {
+		hasKept[ref.f] = true
+	}
 	for fi, f := range files {
+		if !hasKept[fi] {
+			continue
+		}
 		var errs scanner.ErrorList
-		switch e := f.err.(type) {
+		switch e := f.syntaxErr().(type) {
 		case nil:
 			continue
 		case scanner.ErrorList:
@@ -424,7 +417,7 @@ func syntaxDiags(p *lpkg, files []*parsedFile) []Diagnostic {
 				if ref.f != fi {
 					continue
 				}
-				d := f.ast.Decls[ref.d]
+				d := p.decl(ref)
 				start, end := fileSet.Position(d.Pos()), fileSet.Position(d.End())
 				if e.Pos.Offset >= start.Offset && e.Pos.Offset <= end.Offset {
 					out = append(out, Diagnostic{Pos: e.Pos, Msg: e.Msg, Line: lineAt(f.src, e.Pos.Line)})

@@ -298,7 +298,7 @@ func TestMathStub(t *testing.T) {
 	stub := newLpkg("math", mathStubDir, pd.files, false)
 	for _, p := range []*lpkg{real, stub} {
 		for name := range p.index {
-			l.keep(p, p.index[name][0])
+			l.need(p, name)
 		}
 		l.closure()
 		if errs := l.typecheck(p, nil); len(errs) > 0 {

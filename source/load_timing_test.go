@@ -102,7 +102,7 @@ func TestLoadTimingsChild(t *testing.T) {
 		}
 		var files []*ast.File
 		for _, f := range append(pd.pkgFiles(0), pd.pkgFiles(1)...) {
-			files = append(files, f.ast)
+			files = append(files, f.file())
 		}
 		conf := types.Config{Importer: importer.ForCompiler(fileSet, "source", nil), Error: func(error) {}}
 		_, err = conf.Check(sourcePath, fileSet, files, nil)

@@ -41,14 +41,37 @@ const sourcePath = "github.com/gojit/gojit/source"
 // embedDir is the pseudo-directory under which sourceFS files are named.
 const embedDir = "$gojit/source"
 
-// A parsedFile is one Go file of a directory, parsed without comments.
+// A parsedFile is one Go file of a directory. Its package-level names come
+// from a scan (scanDecls); the file is parsed, without comments, the first
+// time file is called — only files that declare something a function needs
+// are.
 type parsedFile struct {
-	path string    // as recorded in the FileSet
-	src  []byte    // contents
-	ast  *ast.File // possibly partial when err != nil
-	pkg  string    // package clause name
-	test bool      // a _test.go file
+	path  string // as recorded in the FileSet
+	src   []byte // contents
+	pkg   string // package clause name
+	test  bool   // a _test.go file
+	decls fileDecls
+
+	once sync.Once
+	tree *ast.File // possibly partial when err != nil
 	err  error     // syntax errors, if any
+}
+
+// file returns the parsed file (nil if not even the package clause parses).
+func (f *parsedFile) file() *ast.File {
+	f.once.Do(func() {
+		f.tree, f.err = parser.ParseFile(fileSet, f.path, f.src, parser.SkipObjectResolution)
+		if el, ok := f.err.(scanner.ErrorList); ok && len(el) == 0 {
+			f.err = nil
+		}
+	})
+	return f.tree
+}
+
+// syntaxErr returns the file's syntax errors (parsing it if needed).
+func (f *parsedFile) syntaxErr() error {
+	f.file()
+	return f.err
 }
 
 // A parsedDir is the Go files of one directory that the go command would
@@ -256,15 +279,17 @@ func embeddedMatch(name string, src []byte) bool {
 	return err == nil && ok
 }
 
+// parseOne indexes a file by scanning it; a file the scan cannot follow
+// is parsed at once and indexed from its syntax tree.
 func parseOne(path string, src []byte) *parsedFile {
-	f, err := parser.ParseFile(fileSet, path, src, parser.SkipObjectResolution)
-	pf := &parsedFile{path: path, src: src, ast: f, err: err, test: strings.HasSuffix(path, "_test.go")}
-	if f != nil && f.Name != nil {
-		pf.pkg = f.Name.Name
+	pf := &parsedFile{path: path, src: src, test: strings.HasSuffix(path, "_test.go")}
+	d, ok := scanDecls(src)
+	if !ok {
+		if f := pf.file(); f != nil && f.Name != nil {
+			d = declsOf(f)
+		}
 	}
-	if el, ok := err.(scanner.ErrorList); ok && len(el) == 0 {
-		pf.err = nil
-	}
+	pf.decls, pf.pkg = d, d.pkg
 	return pf
 }
 

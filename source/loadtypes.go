@@ -23,13 +23,16 @@ import (
 
 type declRef struct{ f, d int } // file index, decl index within the file
 
-// An lpkg is one package as the loader sees it.
+// An lpkg is one package as the loader sees it. Its files are indexed by
+// the names they declare; a file is parsed when one of its declarations is
+// needed.
 type lpkg struct {
 	path, name, dir string
 	files           []*parsedFile
-	bodies          bool // function bodies are checked (the package being compiled)
-	index           map[string][]declRef
-	methods         map[string][]declRef // receiver base type name -> methods
+	bodies          bool             // function bodies are checked (the package being compiled)
+	index           map[string][]int // package-level name -> files declaring it
+	methods         map[string][]int // receiver base type name -> files with its methods
+	resolved        map[string]bool  // names whose declarations are kept
 	kept            map[declRef]bool
 	usedSpecs       map[*ast.ImportSpec]*lpkg
 	specErr         map[string]error // import path -> why it could not be resolved
@@ -54,46 +57,75 @@ type workItem struct {
 
 func newLpkg(path, dir string, files []*parsedFile, bodies bool) *lpkg {
 	p := &lpkg{path: path, dir: dir, files: files, bodies: bodies,
-		index: map[string][]declRef{}, methods: map[string][]declRef{},
+		index: map[string][]int{}, methods: map[string][]int{}, resolved: map[string]bool{},
 		kept: map[declRef]bool{}, usedSpecs: map[*ast.ImportSpec]*lpkg{}, specErr: map[string]error{}}
 	for fi, f := range files {
-		if f.ast == nil {
+		if f.pkg == "" {
 			continue
 		}
 		if p.name == "" {
 			p.name = f.pkg
 		}
-		for di, d := range f.ast.Decls {
-			ref := declRef{fi, di}
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					if d.Name.Name != "init" && d.Name.Name != "_" {
-						p.index[d.Name.Name] = append(p.index[d.Name.Name], ref)
-					}
-				} else if len(d.Recv.List) == 1 {
-					if t := recvBase(d.Recv.List[0].Type); t != "" {
-						p.methods[t] = append(p.methods[t], ref)
-					}
+		for _, n := range f.decls.names {
+			if fs := p.index[n]; len(fs) == 0 || fs[len(fs)-1] != fi {
+				p.index[n] = append(fs, fi)
+			}
+		}
+		for _, r := range f.decls.recvs {
+			if fs := p.methods[r]; len(fs) == 0 || fs[len(fs)-1] != fi {
+				p.methods[r] = append(fs, fi)
+			}
+		}
+	}
+	return p
+}
+
+// decl returns the declaration ref names.
+func (p *lpkg) decl(ref declRef) ast.Decl { return p.files[ref.f].file().Decls[ref.d] }
+
+// declsOfName returns the declarations of name (not methods) in p.
+func (p *lpkg) declsOfName(name string) []declRef {
+	var out []declRef
+	for _, fi := range p.index[name] {
+		f := p.files[fi].file()
+		if f == nil {
+			continue
+		}
+		for di, d := range f.Decls {
+			if declares(d, name) {
+				out = append(out, declRef{fi, di})
+			}
+		}
+	}
+	return out
+}
+
+// declares reports whether d declares the package-level name (a method
+// declares none).
+func declares(d ast.Decl, name string) bool {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		return d.Recv == nil && d.Name.Name == name
+	case *ast.GenDecl:
+		if d.Tok == token.IMPORT {
+			return false
+		}
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				if s.Name.Name == name {
+					return true
 				}
-			case *ast.GenDecl:
-				if d.Tok == token.IMPORT {
-					continue
-				}
-				for _, s := range d.Specs {
-					switch s := s.(type) {
-					case *ast.TypeSpec:
-						p.index[s.Name.Name] = append(p.index[s.Name.Name], ref)
-					case *ast.ValueSpec:
-						for _, n := range s.Names {
-							p.index[n.Name] = append(p.index[n.Name], ref)
-						}
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.Name == name {
+						return true
 					}
 				}
 			}
 		}
 	}
-	return p
+	return false
 }
 
 // recvBase returns the name of a receiver's base type: T in T, *T, T[P], *T[P].
@@ -128,11 +160,18 @@ func (l *loader) closure() {
 		it := l.work[len(l.work)-1]
 		l.work = l.work[:len(l.work)-1]
 		p := it.p
-		for _, ref := range p.index[it.name] {
+		if p.resolved[it.name] {
+			continue
+		}
+		p.resolved[it.name] = true
+		for _, ref := range p.declsOfName(it.name) {
 			l.keep(p, ref)
-			if _, ok := p.files[ref.f].ast.Decls[ref.d].(*ast.GenDecl); ok {
-				for _, m := range p.methods[it.name] {
-					l.keep(p, m)
+		}
+		// The methods of a type (those of any other name do nothing).
+		for _, fi := range p.methods[it.name] {
+			for di, d := range p.files[fi].file().Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && recvBase(fd.Recv.List[0].Type) == it.name {
+					l.keep(p, declRef{fi, di})
 				}
 			}
 		}
@@ -144,7 +183,7 @@ func (l *loader) keep(p *lpkg, ref declRef) {
 		return
 	}
 	p.kept[ref] = true
-	d := p.files[ref.f].ast.Decls[ref.d]
+	d := p.decl(ref)
 	if fd, ok := d.(*ast.FuncDecl); ok && (!p.bodies || fd.Recv != nil) {
 		if fd.Recv != nil {
 			l.walk(p, ref.f, fd.Recv)
@@ -186,7 +225,7 @@ func (l *loader) importFor(p *lpkg, fi int, x string) *lpkg {
 	if _, ok := p.index[x]; ok {
 		return nil // a package-level name cannot also be an import name
 	}
-	f := p.files[fi].ast
+	f := p.files[fi].file()
 	for pass := 0; pass < 2; pass++ {
 		for _, s := range f.Imports {
 			path := importPath(s)
@@ -223,7 +262,7 @@ func (l *loader) importFor(p *lpkg, fi int, x string) *lpkg {
 }
 
 func (l *loader) dotImports(p *lpkg, fi int, name string) {
-	for _, s := range p.files[fi].ast.Imports {
+	for _, s := range p.files[fi].file().Imports {
 		if s.Name == nil || s.Name.Name != "." {
 			continue
 		}
@@ -376,8 +415,15 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 // need not be loaded.
 func (p *lpkg) keptFiles() []*ast.File {
 	var out []*ast.File
+	hasKept := map[int]bool{}
+	for ref := range p.kept {
+		hasKept[ref.f] = true
+	}
 	for fi, pf := range p.files {
-		f := pf.ast
+		if !hasKept[fi] {
+			continue // not even parsed, maybe
+		}
+		f := pf.file()
 		var decls []ast.Decl
 		var specs []*ast.ImportSpec
 		var importPos token.Pos
@@ -425,7 +471,7 @@ func (p *lpkg) keptFiles() []*ast.File {
 func (p *lpkg) declAt() map[token.Pos]declRef {
 	m := map[token.Pos]declRef{}
 	for ref := range p.kept {
-		switch d := p.files[ref.f].ast.Decls[ref.d].(type) {
+		switch d := p.decl(ref).(type) {
 		case *ast.FuncDecl:
 			m[d.Name.Pos()] = ref
 		case *ast.GenDecl:
@@ -451,7 +497,7 @@ func (p *lpkg) declAt() map[token.Pos]declRef {
 func (p *lpkg) reach(root declRef, info *types.Info) (all map[declRef]bool, funcs []declRef) {
 	at := p.declAt()
 	refs := func(ref declRef, visit func(to declRef)) {
-		ast.Inspect(p.files[ref.f].ast.Decls[ref.d], func(n ast.Node) bool {
+		ast.Inspect(p.decl(ref), func(n ast.Node) bool {
 			id, ok := n.(*ast.Ident)
 			if !ok {
 				return true
@@ -482,7 +528,7 @@ func (p *lpkg) reach(root declRef, info *types.Info) (all map[declRef]bool, func
 		ref := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		refs(ref, func(to declRef) {
-			fd, ok := p.files[to.f].ast.Decls[to.d].(*ast.FuncDecl)
+			fd, ok := p.decl(to).(*ast.FuncDecl)
 			if ok && fd.Recv == nil && fd.Body != nil && !isFunc[to] {
 				isFunc[to] = true
 				stack = append(stack, to)
@@ -498,12 +544,12 @@ func (p *lpkg) reach(root declRef, info *types.Info) (all map[declRef]bool, func
 	return all, append([]declRef{root}, funcs...)
 }
 
-func (p *lpkg) declPos(r declRef) token.Pos { return p.files[r.f].ast.Decls[r.d].Pos() }
+func (p *lpkg) declPos(r declRef) token.Pos { return p.decl(r).Pos() }
 
 // within reports whether pos lies inside one of the declarations refs.
 func (p *lpkg) within(pos token.Pos, refs map[declRef]bool) bool {
 	for r := range refs {
-		d := p.files[r.f].ast.Decls[r.d]
+		d := p.decl(r)
 		if d.Pos() <= pos && pos < d.End() {
 			return true
 		}
