@@ -13,8 +13,8 @@ import (
 )
 
 // mathFuncs lists the functions of package math that compiled functions may
-// call, with what each becomes in LLVM IR: an intrinsic (llvm.*), a call
-// of the C library (libm), or inline code. docs/source.md shows this table,
+// call, with what each becomes in LLVM IR: an intrinsic (llvm.*), Go's own
+// implementation compiled alongside, or inline code. docs/source.md shows this table,
 // and a test keeps the two in step; the lowering (lower_ops.go) must accept
 // exactly these names.
 var mathFuncs = map[string]string{
@@ -22,12 +22,14 @@ var mathFuncs = map[string]string{
 	"Abs": "llvm.fabs", "Ceil": "llvm.ceil", "Copysign": "llvm.copysign", "FMA": "llvm.fma",
 	"Floor": "llvm.floor", "Max": "llvm.maximum", "Min": "llvm.minimum", "Round": "llvm.round",
 	"RoundToEven": "llvm.roundeven", "Sqrt": "llvm.sqrt", "Trunc": "llvm.trunc",
-	// The C library: within an ulp of Go's result.
-	"Acos": "libm acos", "Asin": "libm asin", "Atan": "libm atan", "Atan2": "libm atan2",
-	"Cbrt": "libm cbrt", "Cos": "libm cos", "Cosh": "libm cosh", "Exp": "libm exp",
-	"Exp2": "libm exp2", "Expm1": "libm expm1", "Hypot": "libm hypot", "Log": "libm log",
-	"Log10": "libm log10", "Log1p": "libm log1p", "Log2": "libm log2", "Mod": "libm fmod",
-	"Pow": "libm pow", "Sin": "libm sin", "Sinh": "libm sinh", "Tan": "libm tan", "Tanh": "libm tanh",
+	// Go's amd64 assembly, ported to Go and compiled alongside.
+	"Exp": "port of Go's assembly", "Log": "port of Go's assembly", "Hypot": "port of Go's assembly",
+	// Go's own source of package math, compiled alongside: Go's bits.
+	"Acos": "Go's source", "Asin": "Go's source", "Atan": "Go's source", "Atan2": "Go's source",
+	"Cbrt": "Go's source", "Cos": "Go's source", "Cosh": "Go's source", "Exp2": "Go's source",
+	"Expm1": "Go's source", "Log10": "Go's source", "Log1p": "Go's source", "Log2": "Go's source",
+	"Mod": "Go's source", "Pow": "Go's source", "Sin": "Go's source", "Sinh": "Go's source",
+	"Tan": "Go's source", "Tanh": "Go's source",
 	// Inline code.
 	"Inf": "select of ±Inf", "NaN": "constant", "IsNaN": "fcmp uno", "IsInf": "fcmp with ±Inf",
 	"Signbit": "bitcast, icmp", "Float64bits": "bitcast", "Float64frombits": "bitcast",
