@@ -3,6 +3,7 @@ package source
 import (
 	"bufio"
 	"bytes"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/importer"
@@ -17,19 +18,25 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
+var loadCompare = flag.Bool("loadcompare", false, "TestLoadTimings: also time go/packages and whole-package go/types (slow)")
+
 // TestLoadTimings measures, in a fresh process (this test binary run again),
 // the cold load and check of a 20-line function (smoothK) — parsing its
 // package and type-checking what it needs — then a second function of the
-// same package (clampK), and, for comparison, the two other ways to load a
-// package: go/packages (go list and export data) and go/types over every
-// file of the package with the source importer. It logs the figures and
+// same package (clampK), and, with -loadcompare, the two other ways to
+// load a package: go/packages (go list and export data) and go/types over
+// every file of the package with the source importer (seconds each). It logs the figures and
 // their ratios; it asserts nothing about time (the machine is shared), only
 // that every load succeeded.
 func TestLoadTimings(t *testing.T) {
 	if os.Getenv("GOJIT_LOAD_TIMINGS_CHILD") != "" {
 		t.Skip("running as the child")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLoadTimingsChild$", "-test.count=1", "-test.v")
+	args := []string{"-test.run=^TestLoadTimingsChild$", "-test.count=1", "-test.v"}
+	if *loadCompare {
+		args = append(args, "-loadcompare")
+	}
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "GOJIT_LOAD_TIMINGS_CHILD=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -45,13 +52,20 @@ func TestLoadTimings(t *testing.T) {
 			ms[f[1]] = v
 		}
 	}
-	for _, k := range []string{"cold", "second", "again", "packages", "wholepkg"} {
+	want := []string{"cold", "second", "again"}
+	if *loadCompare {
+		want = append(want, "packages", "wholepkg")
+	}
+	for _, k := range want {
 		if _, ok := ms[k]; !ok {
 			t.Fatalf("child did not report %s:\n%s", k, out.String())
 		}
 	}
 	t.Logf("fresh process: cold loadFunc+check of smoothK %.1f ms; second function (clampK) %.1f ms (%.2fx of cold); same function again %.1f ms",
 		ms["cold"], ms["second"], ms["second"]/ms["cold"], ms["again"])
+	if !*loadCompare {
+		return
+	}
 	t.Logf("alternatives in the same process: go/packages load of the package %.1f ms (%.1fx our cold load); go/types over all its files with the source importer %.1f ms (%.1fx)",
 		ms["packages"], ms["packages"]/ms["cold"], ms["wholepkg"], ms["wholepkg"]/ms["cold"])
 }
@@ -83,6 +97,9 @@ func TestLoadTimingsChild(t *testing.T) {
 	timeIt("cold", loadCheck(smoothK, "smoothK"))
 	timeIt("second", loadCheck(clampK, "clampK"))
 	timeIt("again", loadCheck(smoothK, "smoothK"))
+	if !*loadCompare {
+		return
+	}
 	timeIt("packages", func() error {
 		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports, Tests: true, Dir: "."}
