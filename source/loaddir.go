@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -170,6 +171,25 @@ func (pc *parseCache) len() int {
 	return len(pc.m)
 }
 
+// buildContext selects files as the go command did when it built this
+// binary: build.Default plus the -tags and CGO_ENABLED recorded in the
+// binary's build information (a kernel in a file behind a build tag is
+// found when the binary was built with that tag).
+var buildContext = sync.OnceValue(func() *build.Context {
+	ctxt := build.Default
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "-tags":
+				ctxt.BuildTags = append(ctxt.BuildTags, strings.Split(s.Value, ",")...)
+			case "CGO_ENABLED":
+				ctxt.CgoEnabled = s.Value == "1"
+			}
+		}
+	}
+	return &ctxt
+})
+
 // goroot is the root of the Go tree whose std sources the loader reads.
 var goroot = build.Default.GOROOT
 
@@ -218,7 +238,7 @@ func parseDir(dir string) (*parsedDir, error) {
 				defer wg.Done()
 				for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
 					n := names[i]
-					if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
+					if ok, err := buildContext().MatchFile(dir, n); err != nil || !ok {
 						continue
 					}
 					path := filepath.Join(dir, n)
@@ -273,7 +293,7 @@ func parseEmbedded() (*parsedDir, error) {
 // suffixes, //go:build lines, cgo) to an embedded file, which MatchFile
 // cannot open by itself.
 func embeddedMatch(name string, src []byte) bool {
-	ctxt := build.Default
+	ctxt := *buildContext()
 	ctxt.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src)), nil }
 	ok, err := ctxt.MatchFile(".", name)
 	return err == nil && ok
