@@ -77,7 +77,25 @@ func loadRuntimeFunc(full, file string, line int, c *config) (*unit, error) {
 		}
 	}
 	if kind < 0 {
-		return nil, fmt.Errorf("source: %s is declared in %s, which the go command would not build here (build constraints?)", full, file)
+		// The file is not part of the directory's package (go run of a
+		// file behind //go:build ignore, say): it is its own package.
+		fi, err := os.Stat(file)
+		if err != nil {
+			return nil, fmt.Errorf("source: %s: %w", full, err)
+		}
+		key := "file:" + file
+		pd, err = dirCache.get(key, fmt.Sprint(fi.Size(), fi.ModTime().UnixNano()), func() (*parsedDir, error) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				return nil, err
+			}
+			return &parsedDir{dir: key, files: []*parsedFile{parseOne(file, src)}}, nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("source: reading the source of %s: %w", full, err)
+		}
+		l := &loader{pkgs: map[string]*lpkg{}}
+		return l.load(pkgPath, dir, pd.files, name, file, c)
 	}
 	l := &loader{pkgs: map[string]*lpkg{}}
 	if kind == 2 {

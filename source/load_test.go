@@ -428,3 +428,28 @@ func TestLoadSyntaxErrors(t *testing.T) {
 	}
 	t.Logf("G: %v", err)
 }
+
+// TestLoadIgnoredFile: a function in a file the go command would not build
+// with its directory (a go run script behind //go:build ignore) is loaded
+// from that file alone.
+func TestLoadIgnoredFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/scripts\n\ngo 1.26\n")
+	write("a.go", "//go:build ignore\n\npackage main\n\nfunc K(x []float64) float64 { return h(x[0]) }\n\nfunc h(v float64) float64 { return v * 2 }\n\nfunc main() {}\n")
+	write("b.go", "//go:build ignore\n\npackage main\n\nfunc h(v float64) float64 { return v * 3 }\n\nfunc main() {}\n")
+	u, err := loadRuntimeFunc("main.K", filepath.Join(dir, "a.go"), 5, newConfig(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(u); err != nil {
+		t.Fatal(err)
+	}
+	if len(u.funcs) != 2 || !strings.HasSuffix(fileSet.Position(u.funcs[1].Pos()).Filename, "a.go") {
+		t.Errorf("K's callee h should come from a.go alone")
+	}
+}
