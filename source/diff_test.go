@@ -1,10 +1,12 @@
 package source
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -181,7 +183,6 @@ func TestDifferential(t *testing.T) {
 		fix  func([]reflect.Value)
 	}{
 		{"saxpy", saxpy, nil},
-		{"fibs", fibs, nil},
 		{"sumAt", sumAt, func(a []reflect.Value) {
 			for i := range a[1].Len() {
 				a[1].Index(i).SetInt(a[1].Index(i).Int() % int64(a[0].Len()+2))
@@ -242,5 +243,21 @@ func TestDifferential(t *testing.T) {
 			_ = nonneg
 			differential(t, tc.fn, 300, 12, tc.fix)
 		})
+	}
+}
+
+// TestRecursionRejected: compiled code runs on the calling thread's fixed
+// stack, so recursion (which could overflow it and crash the process rather
+// than grow a goroutine stack) is rejected at each recursive call.
+func TestRecursionRejected(t *testing.T) {
+	_, err := CompileFunc(fibs)
+	var e *Error
+	if !errors.As(err, &e) || len(e.Diags) != 2 {
+		t.Fatalf("CompileFunc(fibs) = %v, want two recursion diagnostics", err)
+	}
+	for _, d := range e.Diags {
+		if !strings.Contains(d.Msg, "recursive call to fib") || !strings.HasSuffix(d.Pos.Filename, "kernels_test.go") {
+			t.Errorf("diagnostic %v", d)
+		}
 	}
 }

@@ -60,7 +60,7 @@ func F(x []float64) float64 {
 }
 `, "F")
 	var e *Error
-	if !errors.As(err, &e) || !strings.Contains(err.Error(), "source.go:4:") || !strings.Contains(err.Error(), "map") {
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "<source>:4:") || !strings.Contains(err.Error(), "map") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -18,13 +18,9 @@ func TestDumpFuncUsage(t *testing.T) {
 	}
 }
 
-// TestDumpFunc prints a function's LLVM IR. It needs the package loader
-// (source's loadNamed), which is still a stub on this branch.
+// TestDumpFunc prints a function's LLVM IR, loaded by package path and name.
 func TestDumpFunc(t *testing.T) {
 	code, out, errs := gojitRun(t, "dump", "-func", "github.com/gojit/gojit/source/internal/kernels.Saxpy", "-stage", "llvm")
-	if code != exitOK && strings.Contains(errs, "by name: not implemented yet") {
-		t.Skip("source's loadNamed is not implemented on this branch")
-	}
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
