@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/gojit/gojit/internal/llvm"
 )
 
 func TestDumpFuncUsage(t *testing.T) {
@@ -21,6 +23,13 @@ func TestDumpFuncUsage(t *testing.T) {
 // TestDumpFunc prints a function's LLVM IR, loaded by package path and name.
 func TestDumpFunc(t *testing.T) {
 	code, out, errs := gojitRun(t, "dump", "-func", "github.com/gojit/gojit/source/internal/kernels.Saxpy", "-stage", "llvm")
+	if !llvm.Available() {
+		// Without LLVM the command fails with a clear error, not a crash.
+		if code != exitFail || !strings.Contains(errs, "llvm: not available") {
+			t.Fatalf("without LLVM: exit %d, stderr %q", code, errs)
+		}
+		return
+	}
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
