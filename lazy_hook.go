@@ -21,7 +21,7 @@ func init() {
 			tr := newTracer()
 			tr.params = true // constant-only tensors are copied in, as in a trace
 			tr.g.Nodes = make([]ir.Node, 0, capacity)
-			tr.pcs = make([][6]uintptr, 0, capacity)
+			tr.pcs = make([]callStack, 0, capacity)
 			return tr, &tr.g
 		},
 		Param:   lazyParam,
@@ -58,11 +58,11 @@ func init() {
 
 func lazyParam(tr any, dt ir.DType, shape ir.Shape) any {
 	t := tr.(*tracer)
-	pcs := callers()
 	v, err := t.g.AddParam(dt, shape.Clone(), "")
+	var pcs callStack // an input's position is lazy's to report
 	if err != nil {
 		if ie, ok := err.(*ir.Error); ok {
-			ie.Pos, ie.Call = userSite(pcs)
+			ie.Pos, ie.Call = liveSite(pcs)
 		}
 		t.errs = append(t.errs, err)
 		return poisoned(t)

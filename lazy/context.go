@@ -154,10 +154,15 @@ func (c *Context) cur() *generation {
 		if c.gen != nil {
 			size = max(size, min(len(c.gen.g.Nodes)+len(c.gen.g.Nodes)/4, c.batch+8))
 		}
-		tr, g := lazycore.H.NewTracer(size)
-		c.gen = &generation{tr: tr, g: g, res: make([]*gojit.Array, 0, size)}
+		c.reserve(size)
 	}
 	return c.gen
+}
+
+// reserve starts a pending generation with room for size nodes.
+func (c *Context) reserve(size int) {
+	tr, g := lazycore.H.NewTracer(size)
+	c.gen = &generation{tr: tr, g: g, res: make([]*gojit.Array, 0, size), handles: make([]handleRef, 0, size)}
 }
 
 // resident returns the value of node v, or nil if it is pending.
