@@ -277,8 +277,19 @@ func BenchmarkTargets(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		sa, sb := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100)
 		med := interleave(b, []variant{
 			{"lazy", func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }},
+			{"lazy-shared", func() error {
+				x, y := c.FromArray(sa), c.FromArray(sb)
+				_, err := x.Add(y).Mul(x).MatMul(y).Relu().Mean().Item()
+				return err
+			}},
+			{"copies", func() error {
+				copyOf(gojit.Float32, ga)
+				copyOf(gojit.Float32, gb)
+				return nil
+			}},
 			{"compiled", func() error {
 				o, err := gt2c.Call(gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100))
 				if err == nil {
@@ -288,6 +299,8 @@ func BenchmarkTargets(b *testing.B) {
 			}},
 		})
 		b.ReportMetric(med["lazy"]/1e3, "lazy-µs")
+		b.ReportMetric(med["lazy-shared"]/1e3, "lazy-shared-µs")
+		b.ReportMetric(med["copies"]/1e3, "copies-µs")
 		b.ReportMetric(med["compiled"]/1e3, "compiled-µs")
 		b.ReportMetric(med["lazy"]/med["compiled"], "lazy/compiled")
 	})

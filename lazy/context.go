@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/ir"
@@ -135,9 +136,20 @@ type generation struct {
 	retired bool
 }
 
+// handleRef is a Tensor recorded in (or brought into) a generation, held
+// weakly: a Tensor the user no longer references is collected, and a
+// flush then neither computes nor stores its value (see liveNeeds).
 type handleRef struct {
 	v ir.Value
-	t *Tensor
+	w weak.Pointer[Tensor]
+}
+
+// live returns the handle's Tensor if it still exists and is pending in g.
+func (h handleRef) live(g *generation) *Tensor {
+	if t := h.w.Value(); t != nil && t.gen == g {
+		return t
+	}
+	return nil
 }
 
 type importKey struct {
@@ -275,7 +287,7 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 	o.v = g.importNode(o.gen, o.v)
 	o.gen = g
 	o.t = lazycore.H.Wrap(g.tr, o.v).(*gojit.Tensor)
-	g.handles = append(g.handles, handleRef{o.v, o})
+	g.handles = append(g.handles, handleRef{o.v, weak.Make(o)})
 	return o.t
 }
 
@@ -283,8 +295,8 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 // flushes if the pending graph reached the batch size. c is locked and
 // stays locked.
 func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
-	tr, v, weak, _ := lazycore.H.Inspect(r)
-	if weak {
+	tr, v, isWeak, _ := lazycore.H.Inspect(r)
+	if isWeak {
 		return &Tensor{t: r}
 	}
 	if v < 0 {
@@ -313,7 +325,7 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 		panic("lazy: an op recorded outside its Context's pending graph")
 	}
 	h := &Tensor{ctx: c, gen: g, t: r, v: v}
-	g.handles = append(g.handles, handleRef{v, h})
+	g.handles = append(g.handles, handleRef{v, weak.Make(h)})
 	stats.ops.Add(1)
 	// Nodes carried over from the last cut count: a batch then always
 	// spans the same stretch of a repeated pattern.
@@ -326,8 +338,8 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 // adoptConst brings a constant-only tensor (gojit.Full, Iota, or an error
 // of theirs) into c's pending graph.
 func (c *Context) adoptConst(r *gojit.Tensor) *Tensor {
-	tr, _, weak, _ := lazycore.H.Inspect(r)
-	if weak {
+	tr, _, isWeak, _ := lazycore.H.Inspect(r)
+	if isWeak {
 		return &Tensor{t: r}
 	}
 	g := c.cur()

@@ -48,7 +48,7 @@ func (c *Context) Sync() error {
 func (c *Context) handleTargets(g *generation, cut int) []ir.Value {
 	var out []ir.Value
 	for _, h := range g.handles {
-		if int(h.v) < cut && h.t.gen == g {
+		if int(h.v) < cut && h.live(g) != nil {
 			out = append(out, h.v)
 		}
 	}
@@ -89,7 +89,7 @@ func (c *Context) flushFree(t *Tensor) {
 	}
 	var targets []ir.Value
 	for _, h := range g.handles {
-		if dep[h.v] && h.v != t.v && h.t.gen == g {
+		if dep[h.v] && h.v != t.v && h.live(g) != nil {
 			targets = append(targets, h.v)
 		}
 	}
@@ -125,8 +125,23 @@ func (c *Context) flushBatch() {
 		return
 	}
 	cut := best + 1
-	// Store what a Tensor holds and what the nodes after the cut use.
-	targets := c.handleTargets(g, cut)
+	// Store what the nodes after the cut use and what live Tensors hold
+	// that no op of the batch uses (an intermediate is fused away: the
+	// outputs of a cut do not depend on when the garbage collector ran,
+	// so a repeated pattern keeps one signature); dead Tensors store
+	// nothing.
+	used := make([]bool, len(nodes))
+	for i := range nodes {
+		for _, a := range nodes[i].Args {
+			used[a] = true
+		}
+	}
+	var targets []ir.Value
+	for _, v := range c.handleTargets(g, cut) {
+		if !used[v] {
+			targets = append(targets, v)
+		}
+	}
 	for i := cut; i < len(nodes); i++ {
 		for _, a := range nodes[i].Args {
 			if int(a) < cut && g.resident(a) == nil {
@@ -140,20 +155,47 @@ func (c *Context) flushBatch() {
 		return
 	}
 	// The nodes after the cut start the next pending graph, in the order
-	// they were recorded, so that it holds what a cut at the same point of
-	// the pattern always leaves: the next batch repeats too.
+	// they were recorded, so that it holds what a cut at the same point
+	// of the pattern always leaves: the next batch repeats too. (A dead
+	// one among them is carried but never computed.)
 	ng := c.cur()
 	for i := cut; i < len(nodes); i++ {
 		ng.importNode(g, ir.Value(i))
 	}
 	ng.carried = len(ng.g.Nodes)
 	for _, h := range handles {
-		if h.t.gen == g && int(h.v) >= cut {
-			h.t.gen, h.t.v = ng, ng.imports[importKey{g, h.v}]
-			h.t.t = lazycore.H.Wrap(ng.tr, h.t.v).(*gojit.Tensor)
-			ng.handles = append(ng.handles, handleRef{h.t.v, h.t})
+		if t := h.live(g); t != nil && int(h.v) >= cut {
+			t.gen, t.v = ng, ng.imports[importKey{g, h.v}]
+			t.t = lazycore.H.Wrap(ng.tr, t.v).(*gojit.Tensor)
+			ng.handles = append(ng.handles, handleRef{t.v, h.w})
 		}
 	}
+}
+
+// liveNeeds marks the nodes of g that a live Tensor still needs: the
+// pending nodes of live Tensors and the pending nodes they depend on.
+// What no live Tensor needs is dead: a flush neither computes nor stores
+// it. A Tensor the user dropped counts as live until the garbage
+// collector has found it unreachable (its weak handle is cleared then).
+func (c *Context) liveNeeds(g *generation) []bool {
+	need := make([]bool, len(g.g.Nodes))
+	stack := c.stack[:0]
+	for _, h := range g.handles {
+		if h.live(g) != nil {
+			stack = append(stack, h.v)
+		}
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if need[v] || g.resident(v) != nil {
+			continue
+		}
+		need[v] = true
+		stack = append(stack, g.g.Nodes[v].Args...)
+	}
+	c.stack = stack
+	return need
 }
 
 // structHash hashes node i's op, dtype, shape, attributes and constant,
@@ -215,9 +257,9 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 		refs[run.outs[j]] = run.refs[j]
 	}
 	for _, h := range g.handles {
-		if h.t.gen == g {
-			if a := g.resident(h.v); a != nil && h.t.arr == nil {
-				h.t.arr, h.t.buf = a, refs[a]
+		if t := h.live(g); t != nil {
+			if a := g.resident(h.v); a != nil && t.arr == nil {
+				t.arr, t.buf = a, refs[a]
 			}
 		}
 	}
@@ -265,13 +307,15 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 		}
 	}
 	c.stack = stack
-	// A computed node used by a node this flush does not compute is
-	// stored, so that nothing is computed twice.
+	// A computed node used by a node this flush does not compute, and
+	// that a live Tensor needs, is stored, so that nothing is computed
+	// twice; dead nodes (see liveNeeds) store nothing.
 	for _, v := range targets {
 		outMark[v] = st
 	}
+	need := c.liveNeeds(g)
 	for i := range nodes {
-		if mark[i] == st && g.resident(ir.Value(i)) == nil {
+		if mark[i] == st && g.resident(ir.Value(i)) == nil || !need[i] {
 			continue
 		}
 		for _, a := range nodes[i].Args {

@@ -19,7 +19,7 @@ import (
 const (
 	recycleMin    = 32 << 10  // smaller buffers are cheap to allocate (not large objects)
 	poolMaxBytes  = 256 << 20 // the pool's total size
-	poolMaxPerKey = 4
+	poolMaxPerKey = 16
 )
 
 // resident counts the large buffers still reachable (for Stats).
