@@ -45,6 +45,7 @@ type Context struct {
 	remap   []ir.Value // per node of gen: its node in the graph being flushed
 	stack   []ir.Value
 	foreign error // an operand of another Context in the op being recorded
+	region  int   // how many Cond, While or ForLoop functions are running (control.go)
 	// unreported are errors of ops recorded since the last Sync that no
 	// read has returned yet.
 	unreported []error
@@ -273,7 +274,7 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 			c.foreign = fmt.Errorf("%s: an operand belongs to another lazy.Context", userPos())
 		}
 		return nil
-	case o.err != nil:
+	case o.err != nil || o.region:
 		return o.t
 	case o.gen == c.gen && !o.gen.retired:
 		return o.t
@@ -298,6 +299,9 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 	tr, v, isWeak, _ := lazycore.H.Inspect(r)
 	if isWeak {
 		return &Tensor{t: r}
+	}
+	if c.region > 0 && (c.gen == nil || tr != c.gen.tr) {
+		return c.regionResult(r, int(v))
 	}
 	if v < 0 {
 		var errs []error
@@ -329,7 +333,7 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 	stats.ops.Add(1)
 	// Nodes carried over from the last cut count: a batch then always
 	// spans the same stretch of a repeated pattern.
-	if len(g.g.Nodes)-g.params >= c.batch {
+	if len(g.g.Nodes)-g.params >= c.batch && c.region == 0 {
 		c.flushBatch()
 	}
 	return h
@@ -389,10 +393,7 @@ func (c *Context) uses(ts []*Tensor) []*gojit.Tensor {
 	return out
 }
 
-// recordAll is record for an op with several results; genops uses it
-// for ops that return []*Tensor.
-//
-//lint:ignore U1000 used by generated wrappers once such an op exists.
+// recordAll is record for an op with several results.
 func (c *Context) recordAll(rs []*gojit.Tensor, operands ...*Tensor) []*Tensor {
 	out := make([]*Tensor, len(rs))
 	for i, r := range rs {

@@ -3,6 +3,7 @@ package lazy
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"slices"
@@ -35,6 +36,9 @@ func Sync() error { return Default().Sync() }
 func (c *Context) Sync() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.region > 0 {
+		return fmt.Errorf("%s: %w", userPos(), errReadInRegion)
+	}
 	var err error
 	if g := c.gen; g != nil && !g.retired && len(g.handles) > 0 {
 		err = c.flush(ReasonSync, c.handleTargets(g, len(g.g.Nodes)), len(g.g.Nodes))
@@ -116,6 +120,9 @@ func (c *Context) flushBatch() {
 	for i := start; i < len(nodes); i++ {
 		if g.resident(ir.Value(i)) != nil {
 			continue
+		}
+		if nodes[i].Op.Kind() == ir.KindControl || i+1 < len(nodes) && nodes[i+1].Op == ir.OpGet {
+			continue // never between a control-flow op and its results
 		}
 		if h := structHash(g, i); h <= bestHash {
 			best, bestHash = i, h
@@ -230,6 +237,9 @@ func structHash(g *generation, i int) uint64 {
 		mix(uint64(x))
 	}
 	mix(math.Float64bits(n.Const.F) ^ uint64(n.Const.I))
+	for _, r := range n.Regions {
+		mix(uint64(len(r.Nodes)))
+	}
 	return h
 }
 
@@ -291,8 +301,10 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 		c.stamp = 1
 	}
 	st, mark, outMark, remap := c.stamp, c.mark, c.outMark, c.remap
+	need := c.liveNeeds(g)
 	stack := append(c.stack[:0], targets...)
 	count, nargs := 0, 0
+	var gets []ir.Value
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -304,6 +316,17 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 		if g.resident(v) == nil {
 			stack = append(stack, nodes[v].Args...)
 			nargs += len(nodes[v].Args)
+			if nodes[v].Op.Kind() == ir.KindControl {
+				// A control-flow op's value is a tuple, never stored:
+				// its results that live tensors need are computed and
+				// stored with it, so that the loop does not run again.
+				for j := int(v) + 1; j < len(nodes) && j < cut; j++ {
+					if nodes[j].Op == ir.OpGet && nodes[j].Args[0] == v && need[j] {
+						stack = append(stack, ir.Value(j))
+						gets = append(gets, ir.Value(j))
+					}
+				}
+			}
 		}
 	}
 	c.stack = stack
@@ -313,13 +336,15 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 	for _, v := range targets {
 		outMark[v] = st
 	}
-	need := c.liveNeeds(g)
+	for _, v := range gets {
+		outMark[v] = st
+	}
 	for i := range nodes {
 		if mark[i] == st && g.resident(ir.Value(i)) == nil || !need[i] {
 			continue
 		}
 		for _, a := range nodes[i].Args {
-			if mark[a] == st && g.resident(a) == nil {
+			if mark[a] == st && g.resident(a) == nil && nodes[a].Op.Kind() != ir.KindControl {
 				outMark[a] = st
 			}
 		}
@@ -393,6 +418,10 @@ func key(buf []byte, sub *ir.Graph, shapes bool) []byte {
 			u(uint64(len(n.Shape)))
 		}
 		i(n.Index)
+		u(uint64(len(n.Regions))) // a control-flow op's functions, in full
+		for _, r := range n.Regions {
+			buf = key(buf, r, true)
+		}
 	}
 	u(uint64(len(sub.Outputs)))
 	for _, o := range sub.Outputs {

@@ -27,6 +27,9 @@ type Tensor struct {
 	arr *gojit.Array  // the value, once computed
 	buf *bufRef       // arr's buffer, when it may be recycled
 	err error
+	// region marks a tensor of a Cond, While or ForLoop function: its t
+	// belongs to the region's trace and it cannot be read (control.go).
+	region bool
 }
 
 var errFreed = errors.New("lazy: tensor used after Free")
@@ -186,6 +189,9 @@ func (t *Tensor) value() (*gojit.Array, error) {
 
 // materialize computes t (c locked).
 func (c *Context) materialize(t *Tensor) (*gojit.Array, error) {
+	if t.region || c.region > 0 {
+		return nil, fmt.Errorf("%s: %w", userPos(), errReadInRegion)
+	}
 	if t.err != nil {
 		c.reported(t.err)
 		return nil, t.err
@@ -281,7 +287,11 @@ func (t *Tensor) Free() {
 	c := t.ctx
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t.err != nil {
+	if t.err != nil || t.region {
+		return
+	}
+	if c.region > 0 {
+		c.unreported = append(c.unreported, fmt.Errorf("%s: %w", userPos(), errReadInRegion))
 		return
 	}
 	if g := t.gen; g != nil && g == c.gen && !g.retired && c.hasUsers(g, t.v) {
