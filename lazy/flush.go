@@ -261,15 +261,13 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 	if err != nil {
 		return err
 	}
-	refs := make(map[*gojit.Array]*bufRef, len(outs))
 	for j, v := range outs {
 		g.setRes(v, run.outs[j])
-		refs[run.outs[j]] = run.refs[j]
 	}
 	for _, h := range g.handles {
 		if t := h.live(g); t != nil {
 			if a := g.resident(h.v); a != nil && t.arr == nil {
-				t.arr, t.buf = a, refs[a]
+				t.arr = a
 			}
 		}
 	}
