@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"weak"
 
 	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/ir"
@@ -44,8 +43,9 @@ type Context struct {
 	outMark []uint32   // per node of gen: stamp of the flush that stores it
 	remap   []ir.Value // per node of gen: its node in the graph being flushed
 	stack   []ir.Value
-	foreign error // an operand of another Context in the op being recorded
-	region  int   // how many Cond, While or ForLoop functions are running (control.go)
+	foreign error  // an operand of another Context in the op being recorded
+	region  int    // how many Cond, While or ForLoop functions are running (control.go)
+	epoch   uint64 // gcEpoch when the handles were last weakened (live.go)
 	// unreported are errors of ops recorded since the last Sync that no
 	// read has returned yet.
 	unreported []error
@@ -135,22 +135,6 @@ type generation struct {
 	arrays  map[*gojit.Array]ir.Value
 	imports map[importKey]ir.Value
 	retired bool
-}
-
-// handleRef is a Tensor recorded in (or brought into) a generation, held
-// weakly: a Tensor the user no longer references is collected, and a
-// flush then neither computes nor stores its value (see liveNeeds).
-type handleRef struct {
-	v ir.Value
-	w weak.Pointer[Tensor]
-}
-
-// live returns the handle's Tensor if it still exists and is pending in g.
-func (h handleRef) live(g *generation) *Tensor {
-	if t := h.w.Value(); t != nil && t.gen == g {
-		return t
-	}
-	return nil
 }
 
 type importKey struct {
@@ -258,6 +242,7 @@ func enter(ts ...*Tensor) *Context {
 	}
 	c.mu.Lock()
 	c.foreign = nil
+	c.weaken()
 	return c
 }
 
@@ -288,7 +273,7 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 	o.v = g.importNode(o.gen, o.v)
 	o.gen = g
 	o.t = lazycore.H.Wrap(g.tr, o.v).(*gojit.Tensor)
-	g.handles = append(g.handles, handleRef{o.v, weak.Make(o)})
+	g.handles = append(g.handles, handleRef{v: o.v, strong: o})
 	return o.t
 }
 
@@ -329,7 +314,7 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 		panic("lazy: an op recorded outside its Context's pending graph")
 	}
 	h := &Tensor{ctx: c, gen: g, t: r, v: v}
-	g.handles = append(g.handles, handleRef{v, weak.Make(h)})
+	g.handles = append(g.handles, handleRef{v: v, strong: h})
 	stats.ops.Add(1)
 	// Nodes carried over from the last cut count: a batch then always
 	// spans the same stretch of a repeated pattern.

@@ -39,6 +39,7 @@ func (c *Context) Sync() error {
 	if c.region > 0 {
 		return fmt.Errorf("%s: %w", userPos(), errReadInRegion)
 	}
+	c.weaken()
 	var err error
 	if g := c.gen; g != nil && !g.retired && len(g.handles) > 0 {
 		err = c.flush(ReasonSync, c.handleTargets(g, len(g.g.Nodes)), len(g.g.Nodes))
@@ -174,7 +175,8 @@ func (c *Context) flushBatch() {
 		if t := h.live(g); t != nil && int(h.v) >= cut {
 			t.gen, t.v = ng, ng.imports[importKey{g, h.v}]
 			t.t = lazycore.H.Wrap(ng.tr, t.v).(*gojit.Tensor)
-			ng.handles = append(ng.handles, handleRef{t.v, h.w})
+			h.v = t.v
+			ng.handles = append(ng.handles, h)
 		}
 	}
 }
