@@ -46,6 +46,9 @@ type Context struct {
 	foreign error  // an operand of another Context in the op being recorded
 	region  int    // how many Cond, While or ForLoop functions are running (control.go)
 	epoch   uint64 // gcEpoch when the handles were last weakened (live.go)
+	// holdFlush defers the batch-size flush while recordAll records the
+	// results of one op.
+	holdFlush bool
 	// unreported are errors of ops recorded since the last Sync that no
 	// read has returned yet.
 	unreported []error
@@ -316,12 +319,19 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 	h := &Tensor{ctx: c, gen: g, t: r, v: v}
 	g.handles = append(g.handles, handleRef{v: v, strong: h})
 	stats.ops.Add(1)
-	// Nodes carried over from the last cut count: a batch then always
-	// spans the same stretch of a repeated pattern.
-	if len(g.g.Nodes)-g.params >= c.batch && c.region == 0 {
-		c.flushBatch()
+	if !c.holdFlush {
+		c.batchFull()
 	}
 	return h
+}
+
+// batchFull flushes if the pending graph reached the batch size. Nodes
+// carried over from the last cut count: a batch then always spans the
+// same stretch of a repeated pattern.
+func (c *Context) batchFull() {
+	if g := c.gen; g != nil && !g.retired && len(g.g.Nodes)-g.params >= c.batch && c.region == 0 {
+		c.flushBatch()
+	}
 }
 
 // adoptConst brings a constant-only tensor (gojit.Full, Iota, or an error
@@ -378,11 +388,15 @@ func (c *Context) uses(ts []*Tensor) []*gojit.Tensor {
 	return out
 }
 
-// recordAll is record for an op with several results.
+// recordAll is record for an op with several results: all of them are
+// recorded before the pending graph may be cut.
 func (c *Context) recordAll(rs []*gojit.Tensor, operands ...*Tensor) []*Tensor {
 	out := make([]*Tensor, len(rs))
+	c.holdFlush = true
 	for i, r := range rs {
 		out[i] = c.record(r, operands...)
 	}
+	c.holdFlush = false
+	c.batchFull()
 	return out
 }

@@ -186,3 +186,30 @@ func TestControlFlowErrorInsideFunction(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Control-flow ops in a loop that never reads: batch-size cuts fall
+// around them, never between one and its results, and the state comes
+// out right.
+func TestControlFlowAcrossBatchCuts(t *testing.T) {
+	for _, batch := range []int{3, 5, 8} {
+		c := newCtx(t, WithBatchSize(batch))
+		w := c.FromFloat32([]float32{1, 2})
+		want := []float32{1, 2}
+		for range 12 {
+			r := While([]*Tensor{c.Full(gojit.Int32, 0), w},
+				func(s []*Tensor) *Tensor { return s[0].Less(Scalar(3)) },
+				func(s []*Tensor) []*Tensor { return []*Tensor{s[0].Add(Scalar(1)), s[1].Mul(Scalar(0.5)).Add(Scalar(1))} })
+			w = r[1].Sub(Scalar(0.25))
+			for i := range want {
+				for range 3 {
+					want[i] = want[i]*0.5 + 1
+				}
+				want[i] -= 0.25
+			}
+		}
+		sameF32(t, "batch "+string(rune('0'+batch)), mustF32(t, w), want)
+		if Stats().FlushBatch == 0 {
+			t.Fatal("no batch-size cut happened")
+		}
+	}
+}
