@@ -125,17 +125,24 @@ func TestControlFlowOperandsAndReads(t *testing.T) {
 	}
 	pending := x.Mul(Scalar(10))
 	var inside *Tensor
-	var readErr error
+	var readErr, syncErr, outerErr error
 	r := Cond(x.Sum().Greater(Scalar(0)),
 		func() []*Tensor {
 			inside = done.Add(pending)
 			_, readErr = inside.Float32()
+			syncErr = c.Sync()
+			_, outerErr = pending.Float32() // a tensor of the Context, read inside
 			return []*Tensor{inside}
 		},
 		func() []*Tensor { return []*Tensor{done} })
 	sameF32(t, "Cond over resident and pending", mustF32(t, r[0]), []float32{12, 23})
-	if readErr == nil || !errors.Is(readErr, errReadInRegion) {
-		t.Fatalf("read inside the function: %v, want errReadInRegion", readErr)
+	for what, err := range map[string]error{"read": readErr, "Sync": syncErr, "outer read": outerErr} {
+		if !errors.Is(err, errReadInRegion) {
+			t.Fatalf("%s inside the function: %v, want errReadInRegion", what, err)
+		}
+	}
+	if got := mustF32(t, pending); got[1] != 20 { // fine outside
+		t.Fatalf("pending = %v", got)
 	}
 	if _, err := inside.Float32(); err == nil {
 		t.Fatal("reading a tensor of the function outside it did not fail")
