@@ -135,9 +135,15 @@ type generation struct {
 	params  int // nodes that are inputs
 	carried int // nodes carried over from the last batch cut (the first ones)
 	handles []handleRef
-	arrays  map[*gojit.Array]ir.Value
+	arrays  []arrayParam              // the input node of each array: a list while short,
+	byArray map[*gojit.Array]ir.Value // and indexed once long
 	imports map[importKey]ir.Value
 	retired bool
+}
+
+type arrayParam struct {
+	a *gojit.Array
+	v ir.Value
 }
 
 type importKey struct {
@@ -187,18 +193,31 @@ func (g *generation) setRes(v ir.Value, a *gojit.Array) {
 
 // param returns the input node holding a (one per array).
 func (g *generation) param(a *gojit.Array) (ir.Value, *gojit.Tensor) {
-	if v, ok := g.arrays[a]; ok {
-		return v, lazycore.H.Wrap(g.tr, v).(*gojit.Tensor)
+	if g.byArray != nil {
+		if v, ok := g.byArray[a]; ok {
+			return v, lazycore.H.Wrap(g.tr, v).(*gojit.Tensor)
+		}
+	} else {
+		for _, p := range g.arrays {
+			if p.a == a {
+				return p.v, lazycore.H.Wrap(g.tr, p.v).(*gojit.Tensor)
+			}
+		}
 	}
 	t := lazycore.H.Param(g.tr, ir.DType(a.DType()), a.Shape()).(*gojit.Tensor)
 	_, v, _, _ := lazycore.H.Inspect(t)
 	if v < 0 {
 		return v, t
 	}
-	if g.arrays == nil {
-		g.arrays = map[*gojit.Array]ir.Value{}
+	g.arrays = append(g.arrays, arrayParam{a, v})
+	if g.byArray != nil {
+		g.byArray[a] = v
+	} else if len(g.arrays) > 16 {
+		g.byArray = make(map[*gojit.Array]ir.Value, 2*len(g.arrays))
+		for _, p := range g.arrays {
+			g.byArray[p.a] = p.v
+		}
 	}
-	g.arrays[a] = v
 	g.setRes(v, a)
 	g.params++
 	return v, t

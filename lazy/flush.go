@@ -250,7 +250,10 @@ func structHash(g *generation, i int) uint64 {
 // retires the pending graph.
 func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 	g := c.gen
-	start := time.Now()
+	var start time.Time
+	if c.logger != nil {
+		start = time.Now()
+	}
 	g.retired = true
 	if len(targets) == 0 {
 		return nil

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/gojit/gojit"
 )
 
 // collect runs the garbage collector until the tensors dropped before it
@@ -155,5 +157,30 @@ func TestCutSkipsIntermediates(t *testing.T) {
 	}
 	if n := len(outputsRE.FindAllString(log.String(), -1)); n < 2 {
 		t.Fatalf("%d flushes, want a cut and a read:\n%s", n, log.String())
+	}
+}
+
+// Many inputs in one pending graph (past the list the generation scans,
+// into its index), each array an input once however often it is used.
+func TestManyInputsInOneBatch(t *testing.T) {
+	c := newCtx(t, WithBatchSize(1000))
+	var arrs []*gojit.Array
+	for i := range 40 {
+		arrs = append(arrs, gojit.FromFloat32([]float32{float32(i), 1}))
+	}
+	sum := c.FromArray(arrs[0])
+	for i := 1; i < 40; i++ {
+		sum = sum.Add(c.FromArray(arrs[i])).Add(c.FromArray(arrs[i%7])) // repeats
+	}
+	got := mustF32(t, sum)
+	want := float32(0)
+	for i := 1; i < 40; i++ {
+		want += float32(i) + float32(i%7)
+	}
+	if got[0] != want || got[1] != 79 {
+		t.Fatalf("sum = %v, want [%v 79]", got, want)
+	}
+	if n := len(c.gen.arrays); n != 40 {
+		t.Fatalf("%d inputs, want 40 (one per array)", n)
 	}
 }
