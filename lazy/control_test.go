@@ -205,7 +205,9 @@ func TestControlFlowAcrossBatchCuts(t *testing.T) {
 		for range 12 {
 			r := While([]*Tensor{c.Full(gojit.Int32, 0), w},
 				func(s []*Tensor) *Tensor { return s[0].Less(Scalar(3)) },
-				func(s []*Tensor) []*Tensor { return []*Tensor{s[0].Add(Scalar(1)), s[1].Mul(Scalar(0.5)).Add(Scalar(1))} })
+				func(s []*Tensor) []*Tensor {
+					return []*Tensor{s[0].Add(Scalar(1)), s[1].Mul(Scalar(0.5)).Add(Scalar(1))}
+				})
 			w = r[1].Sub(Scalar(0.25))
 			for i := range want {
 				for range 3 {
