@@ -14,7 +14,7 @@ FUZZTIME ?= 4000x
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps demo test bench bench-peers fuzz clean
+.PHONY: deps demo test bench bench-peers bench-formula fuzz clean
 
 deps:
 	@command -v $(GO) >/dev/null || { echo "Go 1.26 is required (expected at /usr/local/go)"; exit 1; }
@@ -51,6 +51,14 @@ bench-peers: deps
 		echo "installing python3-numba, python3-numpy, python3-numexpr, python3-torch and OpenBLAS for /usr/bin/python3"; \
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q python3-numba python3-numpy python3-numexpr python3-torch libopenblas0-pthread; }
 	$(GO) run ./cmd/gojit bench -peers -plot docs/benchmarks.png -doc docs/benchmarks.md
+
+# source.Formula against github.com/expr-lang/expr on a 6-operation formula
+# over 1e6 float64 rows, ns/row and the ratio from one run. The peer is a
+# module of its own (expr is not a gojit dependency), so the first run
+# downloads expr; `make test` never enters it.
+bench-formula: deps
+	cd internal/bench/exprpeer && $(GO) test -count=1 -run TestAgree . && \
+		$(GO) test -count=1 -run '^$$' -bench FormulaVsExpr -benchtime 5x -benchmem .
 
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzCompiledVsInterpreter$$' -fuzztime 100000x .

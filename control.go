@@ -120,7 +120,7 @@ func (tr *tracer) addCapture(key importKey, outer ir.Value) ir.Value {
 
 // openRegion starts a region inside tr whose own parameters have the
 // given types, and makes it the innermost open region.
-func (tr *tracer) openRegion(params []ir.Type, pcs [6]uintptr) (*tracer, []*Tensor) {
+func (tr *tracer) openRegion(params []ir.Type, pcs callStack) (*tracer, []*Tensor) {
 	r := newTracer()
 	r.params = true
 	r.region = &regionState{parent: tr}
@@ -183,7 +183,7 @@ func extendCaptures(a, b *tracer) {
 // r (closed, its parent par): a tensor of an enclosing trace is captured
 // now, so that the regions sharing parameters (shareCaptures) see it.
 // Weak scalars are left for finishResults, which knows their type.
-func (r *tracer) ownResults(par *tracer, op string, ts []*Tensor, pcs [6]uintptr) ([]*Tensor, bool) {
+func (r *tracer) ownResults(par *tracer, op string, ts []*Tensor, pcs callStack) ([]*Tensor, bool) {
 	ok := true
 	out := make([]*Tensor, len(ts))
 	for i, t := range ts {
@@ -201,7 +201,7 @@ func (r *tracer) ownResults(par *tracer, op string, ts []*Tensor, pcs [6]uintptr
 // finishResults makes the results outputs of region r: locals from
 // ownResults, and for a weak scalar a constant of the type want gives
 // (Float32 when want has no entry).
-func (r *tracer) finishResults(par *tracer, op string, ts, locals []*Tensor, want []ir.Type, pcs [6]uintptr) bool {
+func (r *tracer) finishResults(par *tracer, op string, ts, locals []*Tensor, want []ir.Type, pcs callStack) bool {
 	ok := true
 	for i, t := range ts {
 		if u := locals[i]; u != nil {
@@ -231,7 +231,7 @@ func (r *tracer) finishResults(par *tracer, op string, ts, locals []*Tensor, wan
 // callRegion calls a region's function. A panic in it is not recovered
 // here: it ends the whole trace, and the trace's own recovery names the
 // line that panicked.
-func callRegion[T any](_ *tracer, _ string, _ [6]uintptr, fn func() T) (T, bool) {
+func callRegion[T any](_ *tracer, _ string, _ callStack, fn func() T) (T, bool) {
 	return fn(), true
 }
 
@@ -325,7 +325,7 @@ func typeOf(t *Tensor) ir.Type {
 }
 
 // control records a control-flow node in tr and returns its n results.
-func (tr *tracer) control(n ir.Node, results int, pcs [6]uintptr) []*Tensor {
+func (tr *tracer) control(n ir.Node, results int, pcs callStack) []*Tensor {
 	c := tr.add(n, pcs)
 	if c.v == poison {
 		return poisonedN(tr, n.Op.String(), results)
@@ -352,7 +352,7 @@ func While(init []*Tensor, cond func(state []*Tensor) *Tensor, body func(state [
 	return whileLoop("While", callers(), init, cond, body)
 }
 
-func whileLoop(op string, pcs [6]uintptr, init []*Tensor, cond func([]*Tensor) *Tensor, body func([]*Tensor) []*Tensor) []*Tensor {
+func whileLoop(op string, pcs callStack, init []*Tensor, cond func([]*Tensor) *Tensor, body func([]*Tensor) []*Tensor) []*Tensor {
 	var real []*Tensor
 	for _, t := range init {
 		if t != nil && !t.weak {
@@ -523,7 +523,7 @@ func loopIndexType(lo, hi *Tensor) (ir.DType, string) {
 }
 
 // castTo converts t (a traced tensor) to dt, recording at pcs.
-func (t *Tensor) castTo(dt ir.DType, pcs [6]uintptr) *Tensor {
+func (t *Tensor) castTo(dt ir.DType, pcs callStack) *Tensor {
 	tr, ts, ok := unify("cast", pcs, t)
 	if !ok {
 		return failed(tr, "cast")

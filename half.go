@@ -38,7 +38,7 @@ func halfOperand(tr *tracer, n *ir.Node) ir.DType {
 // addInFloat32 records n with its half operands widened to Float32, and
 // narrows a Float32 result back to h (a Bool or Int64 result, of a
 // comparison or an argmax, stays as it is).
-func (tr *tracer) addInFloat32(n ir.Node, h ir.DType, pcs [6]uintptr) *Tensor {
+func (tr *tracer) addInFloat32(n ir.Node, h ir.DType, pcs callStack) *Tensor {
 	args := make([]ir.Value, len(n.Args))
 	for i, a := range n.Args {
 		args[i] = a

@@ -21,7 +21,7 @@ func init() {
 			tr := newTracer()
 			tr.params = true // constant-only tensors are copied in, as in a trace
 			tr.g.Nodes = make([]ir.Node, 0, capacity)
-			tr.pcs = make([][6]uintptr, 0, capacity)
+			tr.pcs = make([]callStack, 0, capacity)
 			return tr, &tr.g
 		},
 		Param:   lazyParam,
@@ -53,16 +53,46 @@ func init() {
 		Setup:      setupCache,
 		Logger:     kindLogger,
 		DisableJIT: envDisableJIT,
+		NewOutput:  func(dt ir.DType, shape []int) any { return newOutput(DType(dt), shape) },
+		Buffer:     lazyBuffer,
+		PoolHits: func() int64 {
+			outputPool.Lock()
+			defer outputPool.Unlock()
+			return outputPool.hits
+		},
 	}
+}
+
+// lazyBuffer returns n elements of dt from the output pool (see
+// lazycore.Hooks.Buffer), or nil when so few bytes are not pooled.
+func lazyBuffer(dt ir.DType, n int) any {
+	if uintptr(n)*uintptr(dt.Size()) < recycleMinBytes {
+		return nil
+	}
+	switch dt {
+	case ir.Bool:
+		return outputSlice[bool](n)
+	case ir.Uint8:
+		return outputSlice[uint8](n)
+	case ir.Int32:
+		return outputSlice[int32](n)
+	case ir.Int64:
+		return outputSlice[int64](n)
+	case ir.Float32:
+		return outputSlice[float32](n)
+	case ir.Float64:
+		return outputSlice[float64](n)
+	}
+	return nil
 }
 
 func lazyParam(tr any, dt ir.DType, shape ir.Shape) any {
 	t := tr.(*tracer)
-	pcs := callers()
 	v, err := t.g.AddParam(dt, shape.Clone(), "")
+	var pcs callStack // an input's position is lazy's to report
 	if err != nil {
 		if ie, ok := err.(*ir.Error); ok {
-			ie.Pos, ie.Call = userSite(pcs)
+			ie.Pos, ie.Call = liveSite(pcs)
 		}
 		t.errs = append(t.errs, err)
 		return poisoned(t)

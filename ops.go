@@ -2,7 +2,6 @@ package gojit
 
 import (
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
@@ -50,7 +49,7 @@ func Iota(dt DType, axis int, shape ...int) *Tensor {
 // promoted to a common dtype.
 func Where(cond, a, b *Tensor) *Tensor { return where(cond, a, b, callers()) }
 
-func where(cond, a, b *Tensor, pcs [6]uintptr) *Tensor {
+func where(cond, a, b *Tensor, pcs callStack) *Tensor {
 	tr, ts, ok := unify("where", pcs, cond, a, b)
 	if !ok {
 		return failed(tr, "where")
@@ -77,8 +76,28 @@ func where(cond, a, b *Tensor, pcs [6]uintptr) *Tensor {
 func poisoned(tr *tracer) *Tensor { return &Tensor{tr: tr, v: poison} }
 
 // broadcastAll computes the common shape of operands, weak scalars
-// excluded.
-func broadcastAll(tr *tracer, op string, pcs [6]uintptr, ts ...*Tensor) (ir.Shape, bool) {
+// excluded. The shape may be an operand's own (when every operand has it):
+// read it, do not keep or modify it (broadcast copies it into the nodes it
+// makes).
+func broadcastAll(tr *tracer, op string, pcs callStack, ts ...*Tensor) (ir.Shape, bool) {
+	var first ir.Shape
+	same, seen := true, false
+	for _, t := range ts {
+		if t.weak {
+			continue
+		}
+		if !seen {
+			first, seen = t.shape(), true
+		} else if !t.shape().Equal(first) {
+			same = false
+		}
+	}
+	if same {
+		if !seen {
+			return ir.Shape{}, true
+		}
+		return first, true // the common case, without allocating
+	}
 	var shape ir.Shape = ir.Shape{}
 	for _, t := range ts {
 		if t.weak {
@@ -97,13 +116,11 @@ func broadcastAll(tr *tracer, op string, pcs [6]uintptr, ts ...*Tensor) (ir.Shap
 		}
 		shape = s
 	}
-	// BroadcastShapes may return one of its operands, here a node's own
-	// shape: the caller gets a copy it may keep.
-	return slices.Clone(shape), true
+	return shape, true
 }
 
 // broadcast stretches t to shape, turning a weak scalar into a const.
-func (tr *tracer) broadcast(t *Tensor, shape ir.Shape, pcs [6]uintptr) *Tensor {
+func (tr *tracer) broadcast(t *Tensor, shape ir.Shape, pcs callStack) *Tensor {
 	if t.weak {
 		panic("gojit: broadcast of an unresolved weak scalar") // promote resolves them first
 	}
@@ -114,21 +131,21 @@ func (tr *tracer) broadcast(t *Tensor, shape ir.Shape, pcs [6]uintptr) *Tensor {
 	if n.Op == ir.OpConst {
 		return tr.add(ir.Node{Op: ir.OpConst, DType: n.DType, Shape: shape.Clone(), Const: n.Const}, pcs)
 	}
-	return tr.add(ir.Node{Op: ir.OpBroadcast, Args: []ir.Value{t.v}, Shape: shape.Clone()}, pcs)
+	return tr.add(ir.Node{Op: ir.OpBroadcast, Args: tr.args(t.v), Shape: shape.Clone()}, pcs)
 }
 
 // cast converts t to dt (a no-op when it already has it).
-func (tr *tracer) cast(t *Tensor, dt ir.DType, pcs [6]uintptr) *Tensor {
+func (tr *tracer) cast(t *Tensor, dt ir.DType, pcs callStack) *Tensor {
 	if tr.node(t.v).DType == dt {
 		return t
 	}
-	return tr.add(ir.Node{Op: ir.OpCast, Args: []ir.Value{t.v}, DType: dt}, pcs)
+	return tr.add(ir.Node{Op: ir.OpCast, Args: tr.args(t.v), DType: dt}, pcs)
 }
 
 // promote gives a and b, the operands of op, one dtype: the later of the
 // two in promotion order, or, for a weak scalar, the other operand's
 // (see weakDType). floatOnly ops convert integers to Float32 as well.
-func promote(tr *tracer, op ir.Op, pcs [6]uintptr, a, b *Tensor, floatOnly bool) (*Tensor, *Tensor, bool) {
+func promote(tr *tracer, op ir.Op, pcs callStack, a, b *Tensor, floatOnly bool) (*Tensor, *Tensor, bool) {
 	var dt ir.DType
 	switch {
 	case a.weak && b.weak:
@@ -153,14 +170,14 @@ func promote(tr *tracer, op ir.Op, pcs [6]uintptr, a, b *Tensor, floatOnly bool)
 	return a, b, a.v != poison && b.v != poison
 }
 
-func (t *Tensor) binary(op ir.Op, o *Tensor, pcs [6]uintptr) *Tensor {
+func (t *Tensor) binary(op ir.Op, o *Tensor, pcs callStack) *Tensor {
 	name := op.String()
 	if t != nil && t.weak && o != nil && o.weak {
 		if v, ok := foldWeak(op, t.val, o.val); ok {
 			return Scalar(v)
 		}
 	}
-	tr, ts, ok := unify(name, pcs, t, o)
+	tr, ts, ok := unify2(name, pcs, t, o)
 	if !ok {
 		return failed(tr, name)
 	}
@@ -181,13 +198,13 @@ func (t *Tensor) binary(op ir.Op, o *Tensor, pcs [6]uintptr) *Tensor {
 	if a.v == poison || b.v == poison {
 		return poisoned(tr)
 	}
-	return tr.add(ir.Node{Op: op, Args: []ir.Value{a.v, b.v}}, pcs)
+	return tr.add(ir.Node{Op: op, Args: tr.args(a.v, b.v)}, pcs)
 }
 
 // compareWeak handles a comparison of an integer or bool tensor with a weak
 // scalar its dtype cannot hold (see weakFits): the answer is exact, either
 // the same for every element or a comparison with a representable value.
-func (tr *tracer) compareWeak(op ir.Op, a, b *Tensor, pcs [6]uintptr) (*Tensor, bool) {
+func (tr *tracer) compareWeak(op ir.Op, a, b *Tensor, pcs callStack) (*Tensor, bool) {
 	x, s, left := a, b, false
 	if a.weak {
 		x, s, left = b, a, true
@@ -245,12 +262,12 @@ func foldWeak(op ir.Op, x, y float64) (float64, bool) {
 	return 0, false
 }
 
-func (t *Tensor) unary(op ir.Op, pcs [6]uintptr) *Tensor {
+func (t *Tensor) unary(op ir.Op, pcs callStack) *Tensor {
 	name := op.String()
 	if t != nil && t.weak {
 		t = newTracer().constant(ir.Float32, nil, t.val, pcs)
 	}
-	tr, ts, ok := unify(name, pcs, t)
+	tr, ts, ok := unify1(name, pcs, t)
 	if !ok {
 		return failed(tr, name)
 	}
@@ -258,7 +275,7 @@ func (t *Tensor) unary(op ir.Op, pcs [6]uintptr) *Tensor {
 	if op.Info().FloatOnly && !tr.node(x.v).DType.Floating() {
 		x = tr.cast(x, ir.Float32, pcs)
 	}
-	return tr.add(ir.Node{Op: op, Args: []ir.Value{x.v}}, pcs)
+	return tr.add(ir.Node{Op: op, Args: tr.args(x.v)}, pcs)
 }
 
 // Add returns t + o, elementwise with broadcasting.

@@ -131,7 +131,7 @@ const ellipsisLabel = 0x80
 // the diagonal it names, as numpy.einsum("ii->i"): the two axes are moved
 // last, merged, and sliced with step n+1. It returns a message for axes of
 // different sizes.
-func diagonals(tr *tracer, t *Tensor, l string, pcs [6]uintptr) (*Tensor, string, string) {
+func diagonals(tr *tracer, t *Tensor, l string, pcs callStack) (*Tensor, string, string) {
 	for {
 		shape := tr.node(t.v).Shape
 		if len(shape) != len(l) {
@@ -258,7 +258,7 @@ func parseEinsum(spec string, ranks []int) ([]string, string, error) {
 
 type einsum struct {
 	tr   *tracer
-	pcs  [6]uintptr
+	pcs  callStack
 	size map[byte]int
 }
 

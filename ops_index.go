@@ -127,7 +127,7 @@ func (t *Tensor) ScatterAdd(indices, updates *Tensor, axis int) *Tensor {
 
 // gatherOperands resolves a gather's axis and turns a Scalar index into a
 // 0-D Int64 constant; indices must be integers.
-func (tr *tracer) gatherOperands(op string, pcs [6]uintptr, x, idx *Tensor, axis int) (*Tensor, *Tensor, int, bool) {
+func (tr *tracer) gatherOperands(op string, pcs callStack, x, idx *Tensor, axis int) (*Tensor, *Tensor, int, bool) {
 	if x.weak {
 		tr.fail(op, pcs, "the operand is a scalar; %s needs a tensor", op)
 		return nil, nil, 0, false

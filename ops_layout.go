@@ -137,7 +137,7 @@ func repeatTensor(t *Tensor, n int) []*Tensor {
 	return out
 }
 
-func (t *Tensor) splitAt(axis int, indices []int, pcs [6]uintptr) []*Tensor {
+func (t *Tensor) splitAt(axis int, indices []int, pcs callStack) []*Tensor {
 	shape := t.tr.node(t.v).Shape
 	d := shape[axis]
 	out := make([]*Tensor, 0, len(indices)+1)
@@ -266,7 +266,7 @@ func (t *Tensor) Pad(widths [][2]int, mode PadMode, value float64) *Tensor {
 }
 
 // axisSlice is count elements of t along axis from start by step.
-func (t *Tensor) axisSlice(axis, start, step, count int, pcs [6]uintptr) *Tensor {
+func (t *Tensor) axisSlice(axis, start, step, count int, pcs callStack) *Tensor {
 	shape := t.tr.node(t.v).Shape
 	n := ir.Node{Op: ir.OpSlice, Args: []ir.Value{t.v}, Starts: make([]int, len(shape)), Steps: make([]int, len(shape)), Shape: shape.Clone()}
 	for k := range shape {

@@ -72,7 +72,7 @@ func (t *Tensor) Gelu() *Tensor {
 // already; for a half it also returns the half, which the composite op's
 // result is rounded back to (halfBack), so that a composite op computes in
 // Float32 throughout and rounds once.
-func (t *Tensor) floatOperand(name string, pcs [6]uintptr) (*Tensor, ir.DType) {
+func (t *Tensor) floatOperand(name string, pcs callStack) (*Tensor, ir.DType) {
 	tr, x, ok := t.shapeOp(name, pcs)
 	if !ok {
 		return failed(tr, name), ir.InvalidDType
@@ -89,7 +89,7 @@ func (t *Tensor) floatOperand(name string, pcs [6]uintptr) (*Tensor, ir.DType) {
 }
 
 // halfBack rounds t to the half h (InvalidDType: t unchanged).
-func (t *Tensor) halfBack(h ir.DType, pcs [6]uintptr) *Tensor {
+func (t *Tensor) halfBack(h ir.DType, pcs callStack) *Tensor {
 	if h == ir.InvalidDType || t.tr == nil || t.v == poison {
 		return t
 	}
@@ -124,7 +124,7 @@ func (t *Tensor) Sign() *Tensor {
 
 // floatTest builds IsNaN, IsInf and IsFinite: test on float tensors, the
 // constant ints on integer and Bool ones (never NaN or infinite).
-func (t *Tensor) floatTest(name string, ints float64, test func(tr *tracer, x *Tensor, pcs [6]uintptr) *Tensor, pcs [6]uintptr) *Tensor {
+func (t *Tensor) floatTest(name string, ints float64, test func(tr *tracer, x *Tensor, pcs callStack) *Tensor, pcs callStack) *Tensor {
 	tr, x, ok := t.shapeOp(name, pcs)
 	if !ok {
 		return failed(tr, name)
@@ -139,13 +139,13 @@ func (t *Tensor) floatTest(name string, ints float64, test func(tr *tracer, x *T
 // IsNaN reports, as Bool, which elements are NaN (none for integer and
 // Bool tensors).
 func (t *Tensor) IsNaN() *Tensor {
-	return t.floatTest("IsNaN", 0, func(tr *tracer, x *Tensor, pcs [6]uintptr) *Tensor {
+	return t.floatTest("IsNaN", 0, func(tr *tracer, x *Tensor, pcs callStack) *Tensor {
 		return tr.add(ir.Node{Op: ir.OpNe, Args: []ir.Value{x.v, x.v}}, pcs)
 	}, callers())
 }
 
 // absCompare is |x| op +Inf.
-func absCompare(tr *tracer, x *Tensor, op ir.Op, pcs [6]uintptr) *Tensor {
+func absCompare(tr *tracer, x *Tensor, op ir.Op, pcs callStack) *Tensor {
 	n := tr.node(x.v)
 	inf := tr.constant(n.DType, n.Shape, math.Inf(1), pcs)
 	a := tr.add(ir.Node{Op: ir.OpAbs, Args: []ir.Value{x.v}}, pcs)
@@ -157,7 +157,7 @@ func absCompare(tr *tracer, x *Tensor, op ir.Op, pcs [6]uintptr) *Tensor {
 
 // IsInf reports which elements are +Inf or -Inf.
 func (t *Tensor) IsInf() *Tensor {
-	return t.floatTest("IsInf", 0, func(tr *tracer, x *Tensor, pcs [6]uintptr) *Tensor {
+	return t.floatTest("IsInf", 0, func(tr *tracer, x *Tensor, pcs callStack) *Tensor {
 		return absCompare(tr, x, ir.OpEq, pcs)
 	}, callers())
 }
@@ -165,14 +165,14 @@ func (t *Tensor) IsInf() *Tensor {
 // IsFinite reports which elements are neither infinite nor NaN (all of
 // them for integer and Bool tensors).
 func (t *Tensor) IsFinite() *Tensor {
-	return t.floatTest("IsFinite", 1, func(tr *tracer, x *Tensor, pcs [6]uintptr) *Tensor {
+	return t.floatTest("IsFinite", 1, func(tr *tracer, x *Tensor, pcs callStack) *Tensor {
 		return absCompare(tr, x, ir.OpLt, pcs)
 	}, callers())
 }
 
 // toBool converts a logical op's operand to Bool: non-zero is true, as in
 // NumPy's logical functions (a weak scalar too).
-func toBool(tr *tracer, t *Tensor, pcs [6]uintptr) *Tensor {
+func toBool(tr *tracer, t *Tensor, pcs callStack) *Tensor {
 	if t.weak {
 		return tr.constant(ir.Bool, nil, t.val, pcs)
 	}
@@ -180,7 +180,7 @@ func toBool(tr *tracer, t *Tensor, pcs [6]uintptr) *Tensor {
 }
 
 // logical combines t and o, converted to Bool and broadcast.
-func (t *Tensor) logical(name string, o *Tensor, pcs [6]uintptr, f func(tr *tracer, a, b *Tensor) ir.Node) *Tensor {
+func (t *Tensor) logical(name string, o *Tensor, pcs callStack, f func(tr *tracer, a, b *Tensor) ir.Node) *Tensor {
 	tr, ts, ok := unify(name, pcs, t, o)
 	if !ok {
 		return failed(tr, name)
@@ -254,7 +254,7 @@ func (t *Tensor) All(axes ...int) *Tensor { return t.anyAll("All", ir.OpReduceMi
 // anyAll reduces t as Uint8 0/1 with max (Any) or min (All), whose values
 // over an empty axis (0 and 255) are the right answers once tested for
 // non-zero.
-func (t *Tensor) anyAll(name string, op ir.Op, axes []int, pcs [6]uintptr) *Tensor {
+func (t *Tensor) anyAll(name string, op ir.Op, axes []int, pcs callStack) *Tensor {
 	tr, x, ok := t.shapeOp(name, pcs)
 	if !ok {
 		return failed(tr, name)
@@ -295,7 +295,7 @@ func (t *Tensor) Std(ddof int, axes ...int) *Tensor {
 	return t.variance("Std", ddof, axes, true, callers())
 }
 
-func (t *Tensor) variance(name string, ddof int, axes []int, sqrt bool, pcs [6]uintptr) *Tensor {
+func (t *Tensor) variance(name string, ddof int, axes []int, sqrt bool, pcs callStack) *Tensor {
 	tr, x, ok := t.shapeOp(name, pcs)
 	if !ok {
 		return failed(tr, name)
@@ -384,7 +384,7 @@ func (t *Tensor) LogSoftmax(axis int) *Tensor {
 }
 
 // axesOf normalizes axes of t (all when none); false once reported.
-func (t *Tensor) axesOf(name string, axes []int, pcs [6]uintptr) ([]int, bool) {
+func (t *Tensor) axesOf(name string, axes []int, pcs callStack) ([]int, bool) {
 	if t.tr == nil || t.v == poison {
 		return nil, false
 	}
@@ -407,7 +407,7 @@ func (t *Tensor) axesOf(name string, axes []int, pcs [6]uintptr) ([]int, bool) {
 // containing +Inf), so that subtracting it never makes NaN of infinities
 // itself (Softmax and LogSoftmax need no such care: their rows of -Inf
 // are NaN either way, as in JAX).
-func (t *Tensor) keptMax(axes []int, safe bool, pcs [6]uintptr) *Tensor {
+func (t *Tensor) keptMax(axes []int, safe bool, pcs callStack) *Tensor {
 	tr := t.tr
 	n := tr.node(t.v)
 	shape := n.Shape
@@ -432,7 +432,7 @@ func (t *Tensor) keptMax(axes []int, safe bool, pcs [6]uintptr) *Tensor {
 }
 
 // dropAxes removes the axes of size 1 that a keep-dims reduction left.
-func (t *Tensor) dropAxes(axes []int, pcs [6]uintptr) *Tensor {
+func (t *Tensor) dropAxes(axes []int, pcs callStack) *Tensor {
 	if t.tr == nil || t.v == poison {
 		return t
 	}
@@ -457,7 +457,7 @@ func (t *Tensor) CumSum(axis int) *Tensor { return t.scan("CumSum", ir.OpCumSum,
 // the dtype rule of CumSum.
 func (t *Tensor) CumProd(axis int) *Tensor { return t.scan("CumProd", ir.OpCumProd, axis, callers()) }
 
-func (t *Tensor) scan(name string, op ir.Op, axis int, pcs [6]uintptr) *Tensor {
+func (t *Tensor) scan(name string, op ir.Op, axis int, pcs callStack) *Tensor {
 	tr, x, ok := t.shapeOp(name, pcs)
 	if !ok {
 		return failed(tr, name)

@@ -74,7 +74,7 @@ func (t *Tensor) Reduce(kind ReduceKind, keepDims bool, axes ...int) *Tensor {
 	return t.reduce(kind, keepDims, axes, callers())
 }
 
-func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs [6]uintptr) *Tensor {
+func (t *Tensor) reduce(kind ReduceKind, keep bool, axes []int, pcs callStack) *Tensor {
 	name := kind.String()
 	tr, ts, ok := unify(name, pcs, t)
 	if !ok {
@@ -216,7 +216,7 @@ func normAxes(axes []int, rank int) ([]int, error) {
 }
 
 // shapeOp unifies t's trace for a layout op and returns its node.
-func (t *Tensor) shapeOp(name string, pcs [6]uintptr) (*tracer, *Tensor, bool) {
+func (t *Tensor) shapeOp(name string, pcs callStack) (*tracer, *Tensor, bool) {
 	if t != nil && t.weak {
 		t = newTracer().constant(ir.Float32, nil, t.val, pcs)
 	}
@@ -374,7 +374,7 @@ func (t *Tensor) Slice(starts, stops []int, steps ...int) *Tensor {
 	return t.slice(starts, stops, steps, callers())
 }
 
-func (t *Tensor) slice(starts, stops, steps []int, pcs [6]uintptr) *Tensor {
+func (t *Tensor) slice(starts, stops, steps []int, pcs callStack) *Tensor {
 	tr, x, ok := t.shapeOp("slice", pcs)
 	if !ok {
 		return failed(tr, "slice")
@@ -441,7 +441,7 @@ func clampIndex(i, d int) int {
 // their dtypes are promoted to a common one.
 func Concat(axis int, ts ...*Tensor) *Tensor { return concat(axis, ts, callers()) }
 
-func concat(axis int, ts []*Tensor, pcs [6]uintptr) *Tensor {
+func concat(axis int, ts []*Tensor, pcs callStack) *Tensor {
 	if len(ts) == 0 {
 		return poisonNil("concat")
 	}

@@ -15,7 +15,7 @@ func (t *Tensor) Sort(axis int) *Tensor { return t.sort("Sort", ir.OpSort, axis,
 // kind="stable").
 func (t *Tensor) ArgSort(axis int) *Tensor { return t.sort("ArgSort", ir.OpArgSort, axis, callers()) }
 
-func (t *Tensor) sort(name string, op ir.Op, axis int, pcs [6]uintptr) *Tensor {
+func (t *Tensor) sort(name string, op ir.Op, axis int, pcs callStack) *Tensor {
 	tr, x, ok := t.shapeOp(name, pcs)
 	if !ok {
 		return failed(tr, name)
@@ -79,7 +79,7 @@ func (t *Tensor) TopK(k int) (values, indices *Tensor) {
 }
 
 // flipLast reverses the last axis.
-func (t *Tensor) flipLast(pcs [6]uintptr) *Tensor {
+func (t *Tensor) flipLast(pcs callStack) *Tensor {
 	if t.tr == nil || t.v == poison {
 		return t
 	}

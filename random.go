@@ -60,7 +60,7 @@ func Normal(key *Tensor, dt DType, shape ...int) *Tensor {
 	return randomFloat(ir.OpRandomNormal, "Normal", key, dt, shape, callers())
 }
 
-func randomFloat(op ir.Op, name string, key *Tensor, dt DType, shape []int, pcs [6]uintptr) *Tensor {
+func randomFloat(op ir.Op, name string, key *Tensor, dt DType, shape []int, pcs callStack) *Tensor {
 	tr, k, ok := randomKey(name, pcs, key)
 	if !ok {
 		return failed(tr, name)
@@ -148,7 +148,7 @@ func RandomInt(key *Tensor, lo, hi int64, dt DType, shape ...int) *Tensor {
 }
 
 // randomKey checks that key is an i32[2] tensor.
-func randomKey(name string, pcs [6]uintptr, key *Tensor) (*tracer, *Tensor, bool) {
+func randomKey(name string, pcs callStack, key *Tensor) (*tracer, *Tensor, bool) {
 	tr, ts, ok := unify(name, pcs, key)
 	if !ok {
 		return tr, nil, false

@@ -32,7 +32,7 @@ type Tensor struct {
 // came from.
 type tracer struct {
 	g        ir.Graph
-	pcs      [][6]uintptr // per node: the call stack above the op, resolved lazily
+	pcs      []callStack // per node: the call stack above the op, resolved lazily
 	errs     []error
 	params   bool // whether the graph has parameters (a real trace, not constants)
 	imported map[importKey]ir.Value
@@ -42,6 +42,8 @@ type tracer struct {
 	// Control flow (control.go): a region of Cond, While or ForLoop is
 	// traced by a tracer of its own whose parent is the enclosing trace.
 	region *regionState
+	// argBlock is where args carves nodes' operand lists from.
+	argBlock []ir.Value
 }
 
 type importKey struct {
@@ -92,22 +94,43 @@ func (t *Tensor) String() string {
 	return fmt.Sprintf("Tensor(%%%d %s%s)", t.v, n.DType, n.Shape)
 }
 
-// callers captures the user's call stack cheaply; resolving it to a
-// file:line is deferred to when a position is printed.
-func callers() [6]uintptr {
-	var pcs [6]uintptr
-	runtime.Callers(2, pcs[:])
-	return pcs
-}
+// callStack holds the return addresses above an op's public method (see
+// callers): enough frames to reach the user's code through lazy's wrapper
+// and one public method calling another.
+type callStack [4]uintptr
 
 // userSite resolves captured PCs to the user's file:line (the first frame
 // outside gojit's own non-test files) and the public gojit function or
 // method the user called there ("Sum", "Where"): the last of gojit's own
 // frames before the user's.
-func userSite(pcs [6]uintptr) (pos, call string) {
+func userSite(pcs callStack) (pos, call string) {
+	pos, call, _ = resolveSite(pcs[:])
+	return pos, call
+}
+
+// liveSite is userSite for an error found while the op is being recorded:
+// if the captured frames do not reach the user's code (a deep chain of
+// gojit's own calls), the live stack, still there, is walked instead.
+func liveSite(pcs callStack) (pos, call string) {
+	pos, call, ok := resolveSite(pcs[:])
+	if !ok {
+		var deep [32]uintptr
+		if n := runtime.Callers(2, deep[:]); n > 0 {
+			if p, c, ok := resolveSite(deep[:n]); ok {
+				return p, c
+			}
+		}
+	}
+	return pos, call
+}
+
+func resolveSite(pcs []uintptr) (pos, call string, ok bool) {
 	n := 0
 	for n < len(pcs) && pcs[n] != 0 {
 		n++
+	}
+	if n == 0 {
+		return "?", "", false
 	}
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
@@ -115,12 +138,12 @@ func userSite(pcs [6]uintptr) (pos, call string) {
 		if f.File != "" {
 			pos = fmt.Sprintf("%s:%d", shortFile(f.File), f.Line)
 			if !isOwnFrame(f.Function, f.File) {
-				return pos, call
+				return pos, call, true
 			}
 			call = apiName(f.Function)
 		}
 		if !more {
-			return pos, call
+			return pos, call, false
 		}
 	}
 }
@@ -156,7 +179,7 @@ func shortFile(path string) string {
 func newTracer() *tracer { return &tracer{} }
 
 // add records a node, or an error at the caller's position.
-func (tr *tracer) add(n ir.Node, pcs [6]uintptr) *Tensor {
+func (tr *tracer) add(n ir.Node, pcs callStack) *Tensor {
 	if h := halfOperand(tr, &n); h != ir.InvalidDType {
 		return tr.addInFloat32(n, h, pcs)
 	}
@@ -164,7 +187,7 @@ func (tr *tracer) add(n ir.Node, pcs [6]uintptr) *Tensor {
 	if err != nil {
 		var ie *ir.Error
 		if errors.As(err, &ie) {
-			ie.Pos, ie.Call = userSite(pcs)
+			ie.Pos, ie.Call = liveSite(pcs)
 		}
 		tr.errs = append(tr.errs, err)
 		return &Tensor{tr: tr, v: poison}
@@ -175,8 +198,8 @@ func (tr *tracer) add(n ir.Node, pcs [6]uintptr) *Tensor {
 
 // fail records an error at the caller's position, naming the public call
 // the user made there (op when that is unknown).
-func (tr *tracer) fail(op string, pcs [6]uintptr, format string, args ...any) *Tensor {
-	pos, call := userSite(pcs)
+func (tr *tracer) fail(op string, pcs callStack, format string, args ...any) *Tensor {
+	pos, call := liveSite(pcs)
 	if call == "" {
 		call = op
 	}
@@ -188,7 +211,7 @@ func (tr *tracer) node(v ir.Value) *ir.Node { return &tr.g.Nodes[v] }
 
 // constant adds a const node of the given dtype and shape, converting val
 // as Cast would (callers that must not truncate check weakFits first).
-func (tr *tracer) constant(dt ir.DType, shape ir.Shape, val float64, pcs [6]uintptr) *Tensor {
+func (tr *tracer) constant(dt ir.DType, shape ir.Shape, val float64, pcs callStack) *Tensor {
 	return tr.add(ir.Node{Op: ir.OpConst, DType: dt, Shape: shape.Clone(), Const: constOf(dt, val)}, pcs)
 }
 
@@ -219,7 +242,34 @@ func (tr *tracer) importFrom(src *tracer, v ir.Value) ir.Value {
 // unify brings the operands of one op into one trace: the first real
 // trace among them, else the first constant-only one. Weak scalars stay
 // weak (nil trace).
-func unify(op string, pcs [6]uintptr, ts ...*Tensor) (*tracer, []*Tensor, bool) {
+func unify(op string, pcs callStack, ts ...*Tensor) (*tracer, []*Tensor, bool) {
+	out := make([]*Tensor, len(ts))
+	tr, ok := unifyInto(op, pcs, ts, out)
+	if !ok {
+		return tr, nil, false
+	}
+	return tr, out, true
+}
+
+// unify1 and unify2 are unify for the common arities, without allocating
+// the operand list (recording an op allocates its result and little
+// else).
+func unify1(op string, pcs callStack, t *Tensor) (*tracer, [1]*Tensor, bool) {
+	var out [1]*Tensor
+	in := [1]*Tensor{t}
+	tr, ok := unifyInto(op, pcs, in[:], out[:])
+	return tr, out, ok
+}
+
+func unify2(op string, pcs callStack, a, b *Tensor) (*tracer, [2]*Tensor, bool) {
+	var out [2]*Tensor
+	in := [2]*Tensor{a, b}
+	tr, ok := unifyInto(op, pcs, in[:], out[:])
+	return tr, out, ok
+}
+
+// unifyInto is unify writing the operands into out (len(ts) long).
+func unifyInto(op string, pcs callStack, ts, out []*Tensor) (*tracer, bool) {
 	var tr *tracer
 	for _, t := range ts {
 		if t != nil && t.tr != nil && (tr == nil || (!tr.params && t.tr.params)) {
@@ -227,25 +277,37 @@ func unify(op string, pcs [6]uintptr, ts ...*Tensor) (*tracer, []*Tensor, bool) 
 		}
 	}
 	if tr == nil {
-		return nil, nil, false
+		return nil, false
 	}
 	tr = tr.scope() // the region being traced, if any (control.go)
-	out := make([]*Tensor, len(ts))
 	for i, t := range ts {
 		u, ok := tr.own(op, i, t, pcs)
 		if !ok {
-			return tr, nil, false
+			return tr, false
 		}
 		out[i] = u
 	}
-	return tr, out, true
+	return tr, true
+}
+
+// args returns a list of operands for a new node, carved from a block the
+// tracer shares between nodes (one allocation per few hundred operands
+// instead of one per op). Its capacity is its length: appending to it
+// copies, so a node's operands never overwrite another's.
+func (tr *tracer) args(vs ...ir.Value) []ir.Value {
+	if cap(tr.argBlock)-len(tr.argBlock) < len(vs) {
+		tr.argBlock = make([]ir.Value, 0, max(256, len(vs)))
+	}
+	k := len(tr.argBlock)
+	tr.argBlock = append(tr.argBlock, vs...)
+	return tr.argBlock[k:len(tr.argBlock):len(tr.argBlock)]
 }
 
 // own returns t as a tensor of tr. Tensors made only of constants (Full,
 // Iota and ops on them) are copied in; a tensor of another real trace is an
 // error (a Tensor kept from another call); errors recorded in t's trace
 // move to tr.
-func (tr *tracer) own(op string, i int, t *Tensor, pcs [6]uintptr) (*Tensor, bool) {
+func (tr *tracer) own(op string, i int, t *Tensor, pcs callStack) (*Tensor, bool) {
 	switch {
 	case t == nil:
 		tr.fail(op, pcs, "operand %d is a nil *Tensor", i)

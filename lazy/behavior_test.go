@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -309,10 +310,11 @@ func TestLogNamesReasonAndLine(t *testing.T) {
 		t.Fatalf("log does not name the reason and this file's line:\n%s", log.String())
 	}
 	log.Reset()
-	_ = x.Exp()
+	e := x.Exp() // kept alive: Sync computes only live tensors
 	if err := c.Sync(); err != nil {
 		t.Fatal(err)
 	}
+	runtime.KeepAlive(e)
 	if !strings.Contains(log.String(), "reason=sync") || !lineRE.MatchString(log.String()) {
 		t.Fatalf("log does not name the reason and this file's line:\n%s", log.String())
 	}

@@ -10,29 +10,40 @@ import (
 )
 
 // BenchmarkRecord is the cost of recording one op (an Add of two pending
-// tensors); the flush is not counted. Record/gojit is the same op traced
-// by gojit.Tensor directly, the recording core lazy wraps.
+// tensors); the flush is not counted. Every 1024 ops it starts a new
+// Context (outside the timer) whose pending graph has the capacity a
+// Context gives its pending graphs after the first (the size of the last
+// one), as in a loop; "growing" starts each Context empty, so that the
+// node list's growth is counted too. Record/gojit is the same op traced
+// by gojit.Tensor directly, the recording core lazy wraps, into a trace
+// that grows from empty.
 func BenchmarkRecord(b *testing.B) {
-	b.Run("lazy", func(b *testing.B) {
+	const block = 1024
+	run := func(b *testing.B, prealloc bool) {
 		b.ReportAllocs()
 		var c *Context
 		var x, y *Tensor
 		for i := range b.N {
-			if i%1024 == 0 {
+			if i%block == 0 {
 				b.StopTimer()
 				c, _ = NewContext(WithBatchSize(1 << 30))
+				if prealloc {
+					c.reserve(block + 8)
+				}
 				x = c.FromFloat32(make([]float32, 16))
 				y = x
 				b.StartTimer()
 			}
 			y = y.Add(x)
 		}
-	})
+	}
+	b.Run("lazy", func(b *testing.B) { run(b, true) })
+	b.Run("lazy-growing", func(b *testing.B) { run(b, false) })
 	b.Run("gojit", func(b *testing.B) {
 		b.ReportAllocs()
 		var x, y *gojit.Tensor
 		for i := range b.N {
-			if i%1024 == 0 {
+			if i%block == 0 {
 				b.StopTimer()
 				x = gojit.Full(gojit.Float32, 1, 16)
 				y = x
@@ -266,8 +277,19 @@ func BenchmarkTargets(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		sa, sb := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100)
 		med := interleave(b, []variant{
 			{"lazy", func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }},
+			{"lazy-shared", func() error {
+				x, y := c.FromArray(sa), c.FromArray(sb)
+				_, err := x.Add(y).Mul(x).MatMul(y).Relu().Mean().Item()
+				return err
+			}},
+			{"copies", func() error {
+				copyOf(gojit.Float32, ga)
+				copyOf(gojit.Float32, gb)
+				return nil
+			}},
 			{"compiled", func() error {
 				o, err := gt2c.Call(gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100))
 				if err == nil {
@@ -277,6 +299,8 @@ func BenchmarkTargets(b *testing.B) {
 			}},
 		})
 		b.ReportMetric(med["lazy"]/1e3, "lazy-µs")
+		b.ReportMetric(med["lazy-shared"]/1e3, "lazy-shared-µs")
+		b.ReportMetric(med["copies"]/1e3, "copies-µs")
 		b.ReportMetric(med["compiled"]/1e3, "compiled-µs")
 		b.ReportMetric(med["lazy"]/med["compiled"], "lazy/compiled")
 	})

@@ -65,7 +65,6 @@ var compileHook func(*ir.Graph) error
 
 type runResult struct {
 	outs        []*gojit.Array
-	refs        []*bufRef
 	interpreted bool
 	how         string // "hit", "miss", "dynamic"
 }
@@ -90,15 +89,14 @@ func (c *Context) runGraph(sub *ir.Graph, ins []*gojit.Array, g *generation) (ru
 		stats.hits.Add(1)
 	}
 	outs := make([]*gojit.Array, len(sub.Outputs))
-	refs := make([]*bufRef, len(sub.Outputs))
 	for j, v := range sub.Outputs {
 		n := &sub.Nodes[v]
-		outs[j], refs[j] = newArray(gojit.DType(n.DType), n.Shape)
+		outs[j] = newArray(gojit.DType(n.DType), n.Shape)
 	}
 	if err := k.run(ins, outs, c.options()); err != nil {
 		return runResult{}, fmt.Errorf("lazy: %w", err)
 	}
-	return runResult{outs: outs, refs: refs, interpreted: k.interpreted, how: how}, nil
+	return runResult{outs: outs, interpreted: k.interpreted, how: how}, nil
 }
 
 // build compiles sub (a miss): the family's dynamic kernel when this is

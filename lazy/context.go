@@ -43,7 +43,12 @@ type Context struct {
 	outMark []uint32   // per node of gen: stamp of the flush that stores it
 	remap   []ir.Value // per node of gen: its node in the graph being flushed
 	stack   []ir.Value
-	foreign error // an operand of another Context in the op being recorded
+	foreign error  // an operand of another Context in the op being recorded
+	region  int    // how many Cond, While or ForLoop functions are running (control.go)
+	epoch   uint64 // gcEpoch when the handles were last weakened (live.go)
+	// holdFlush defers the batch-size flush while recordAll records the
+	// results of one op.
+	holdFlush bool
 	// unreported are errors of ops recorded since the last Sync that no
 	// read has returned yet.
 	unreported []error
@@ -130,14 +135,15 @@ type generation struct {
 	params  int // nodes that are inputs
 	carried int // nodes carried over from the last batch cut (the first ones)
 	handles []handleRef
-	arrays  map[*gojit.Array]ir.Value
+	arrays  []arrayParam              // the input node of each array: a list while short,
+	byArray map[*gojit.Array]ir.Value // and indexed once long
 	imports map[importKey]ir.Value
 	retired bool
 }
 
-type handleRef struct {
+type arrayParam struct {
+	a *gojit.Array
 	v ir.Value
-	t *Tensor
 }
 
 type importKey struct {
@@ -154,10 +160,15 @@ func (c *Context) cur() *generation {
 		if c.gen != nil {
 			size = max(size, min(len(c.gen.g.Nodes)+len(c.gen.g.Nodes)/4, c.batch+8))
 		}
-		tr, g := lazycore.H.NewTracer(size)
-		c.gen = &generation{tr: tr, g: g, res: make([]*gojit.Array, 0, size)}
+		c.reserve(size)
 	}
 	return c.gen
+}
+
+// reserve starts a pending generation with room for size nodes.
+func (c *Context) reserve(size int) {
+	tr, g := lazycore.H.NewTracer(size)
+	c.gen = &generation{tr: tr, g: g, res: make([]*gojit.Array, 0, size), handles: make([]handleRef, 0, size)}
 }
 
 // resident returns the value of node v, or nil if it is pending.
@@ -182,18 +193,31 @@ func (g *generation) setRes(v ir.Value, a *gojit.Array) {
 
 // param returns the input node holding a (one per array).
 func (g *generation) param(a *gojit.Array) (ir.Value, *gojit.Tensor) {
-	if v, ok := g.arrays[a]; ok {
-		return v, lazycore.H.Wrap(g.tr, v).(*gojit.Tensor)
+	if g.byArray != nil {
+		if v, ok := g.byArray[a]; ok {
+			return v, lazycore.H.Wrap(g.tr, v).(*gojit.Tensor)
+		}
+	} else {
+		for _, p := range g.arrays {
+			if p.a == a {
+				return p.v, lazycore.H.Wrap(g.tr, p.v).(*gojit.Tensor)
+			}
+		}
 	}
 	t := lazycore.H.Param(g.tr, ir.DType(a.DType()), a.Shape()).(*gojit.Tensor)
 	_, v, _, _ := lazycore.H.Inspect(t)
 	if v < 0 {
 		return v, t
 	}
-	if g.arrays == nil {
-		g.arrays = map[*gojit.Array]ir.Value{}
+	g.arrays = append(g.arrays, arrayParam{a, v})
+	if g.byArray != nil {
+		g.byArray[a] = v
+	} else if len(g.arrays) > 16 {
+		g.byArray = make(map[*gojit.Array]ir.Value, 2*len(g.arrays))
+		for _, p := range g.arrays {
+			g.byArray[p.a] = p.v
+		}
 	}
-	g.arrays[a] = v
 	g.setRes(v, a)
 	g.params++
 	return v, t
@@ -240,6 +264,7 @@ func enter(ts ...*Tensor) *Context {
 	}
 	c.mu.Lock()
 	c.foreign = nil
+	c.weaken()
 	return c
 }
 
@@ -256,7 +281,7 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 			c.foreign = fmt.Errorf("%s: an operand belongs to another lazy.Context", userPos())
 		}
 		return nil
-	case o.err != nil:
+	case o.err != nil || o.region:
 		return o.t
 	case o.gen == c.gen && !o.gen.retired:
 		return o.t
@@ -270,7 +295,7 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 	o.v = g.importNode(o.gen, o.v)
 	o.gen = g
 	o.t = lazycore.H.Wrap(g.tr, o.v).(*gojit.Tensor)
-	g.handles = append(g.handles, handleRef{o.v, o})
+	g.handles = append(g.handles, handleRef{v: o.v, strong: o})
 	return o.t
 }
 
@@ -278,9 +303,12 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 // flushes if the pending graph reached the batch size. c is locked and
 // stays locked.
 func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
-	tr, v, weak, _ := lazycore.H.Inspect(r)
-	if weak {
+	tr, v, isWeak, _ := lazycore.H.Inspect(r)
+	if isWeak {
 		return &Tensor{t: r}
+	}
+	if c.region > 0 && (c.gen == nil || tr != c.gen.tr) {
+		return c.regionResult(r, int(v))
 	}
 	if v < 0 {
 		var errs []error
@@ -308,21 +336,28 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 		panic("lazy: an op recorded outside its Context's pending graph")
 	}
 	h := &Tensor{ctx: c, gen: g, t: r, v: v}
-	g.handles = append(g.handles, handleRef{v, h})
+	g.handles = append(g.handles, handleRef{v: v, strong: h})
 	stats.ops.Add(1)
-	// Nodes carried over from the last cut count: a batch then always
-	// spans the same stretch of a repeated pattern.
-	if len(g.g.Nodes)-g.params >= c.batch {
-		c.flushBatch()
+	if !c.holdFlush {
+		c.batchFull()
 	}
 	return h
+}
+
+// batchFull flushes if the pending graph reached the batch size. Nodes
+// carried over from the last cut count: a batch then always spans the
+// same stretch of a repeated pattern.
+func (c *Context) batchFull() {
+	if g := c.gen; g != nil && !g.retired && len(g.g.Nodes)-g.params >= c.batch && c.region == 0 {
+		c.flushBatch()
+	}
 }
 
 // adoptConst brings a constant-only tensor (gojit.Full, Iota, or an error
 // of theirs) into c's pending graph.
 func (c *Context) adoptConst(r *gojit.Tensor) *Tensor {
-	tr, _, weak, _ := lazycore.H.Inspect(r)
-	if weak {
+	tr, _, isWeak, _ := lazycore.H.Inspect(r)
+	if isWeak {
 		return &Tensor{t: r}
 	}
 	g := c.cur()
@@ -372,14 +407,15 @@ func (c *Context) uses(ts []*Tensor) []*gojit.Tensor {
 	return out
 }
 
-// recordAll is record for an op with several results; genops uses it
-// for ops that return []*Tensor.
-//
-//lint:ignore U1000 used by generated wrappers once such an op exists.
+// recordAll is record for an op with several results: all of them are
+// recorded before the pending graph may be cut.
 func (c *Context) recordAll(rs []*gojit.Tensor, operands ...*Tensor) []*Tensor {
 	out := make([]*Tensor, len(rs))
+	c.holdFlush = true
 	for i, r := range rs {
 		out[i] = c.record(r, operands...)
 	}
+	c.holdFlush = false
+	c.batchFull()
 	return out
 }

@@ -23,8 +23,8 @@
 //     (then they are stored, so that nothing is computed twice).
 //   - Free of a tensor that pending ops use: they are computed first, so
 //     the tensor's memory can go at once.
-//   - Sync: every tensor recorded since the last flush is computed and
-//     stored.
+//   - Sync: every live tensor recorded since the last flush is computed
+//     and stored.
 //   - the pending graph reaching the batch size (DefaultBatchSize graph
 //     nodes, WithBatchSize, GOJIT_LAZY_BATCH_SIZE): see Cut placement.
 //
@@ -37,16 +37,19 @@
 // values it depends on; read what you need at the end of a step, or call
 // Sync, to avoid that.
 //
-// Which values are unreachable is left to Go's garbage collector: a
-// flushed graph stays in memory only while pending tensors of it remain,
-// and resident values are released with the last Tensor holding them
-// (runtime.AddCleanup recycles large buffers once unreachable, and keeps
-// Stats' resident counts). A Sync or a batch-size cut therefore computes
-// every tensor recorded in its batch, dead or alive. Deciding
-// reachability per op at flush time would cost a weak pointer per op
-// (about 1 µs) or a collection per flush; lazy decides what a flush
-// computes from the recorded graph alone, so the same code always makes
-// the same batches.
+// # Dead tensors
+//
+// A Tensor the user no longer references is dead: no flush computes or
+// stores it, and a value that only dead tensors need is not stored
+// either. A pending graph holds its Tensors strongly at first and, at the
+// first op after a garbage collection, weakly (a weak pointer costs three
+// times the rest of an op, and most Tensors are flushed before any
+// collection), so the collection after that clears the dropped ones: a
+// dropped Tensor is known dead after two collections, and counted as live
+// until then. A batch-size cut stores only what crosses the cut and the
+// live Tensors that no op of its batch uses: intermediates are fused
+// away whether or not they are alive, so that a cut's outputs, and with
+// them its signature, do not depend on when the collector ran.
 //
 // # Cut placement
 //
@@ -62,13 +65,21 @@
 // carry, holds the same ops and is a cache hit, whatever the pattern's
 // length and the batch size, provided the batch size is at least twice
 // the pattern's length (with less, batches usually settle too, possibly
-// into a short cycle). The values stored at a cut are those a Tensor holds
-// and those the ops after the cut use. A loop with a read per iteration is
+// into a short cycle). The values stored at a cut are those the ops after
+// the cut use and those live Tensors hold that no op of the batch uses.
+// A cut never falls between a control-flow op and its results. A loop with a read per iteration is
 // simpler still: the read cuts at the same point every iteration, and from
 // the second iteration on every batch is a cache hit.
 //
-// Ops that take Go callbacks (control flow, whose functions are traced as
-// regions) are not wrapped yet; every other op of gojit.Tensor is.
+// # Control flow
+//
+// Cond, While and ForLoop are gojit's, recorded lazily: their functions
+// run once, when the op is recorded, and record what they do into the
+// regions of one node of the pending graph; the compiled code runs them as
+// the predicate and the loop decide. Inside those functions tensors can be
+// combined, with each other and with any tensor of the Context, but not
+// read, freed or synced (an error), and nothing is flushed until the op is
+// recorded. A batch's key covers its regions in full.
 //
 // # Signatures and the cache
 //
@@ -102,7 +113,9 @@
 // default Context, fine for scripts. A Context locks itself for each op,
 // so goroutines may share one and take turns; for parallel work give each
 // goroutine its own (NewContext). Combining tensors of two Contexts is an
-// error.
+// error. While a Cond, While or ForLoop function runs, its Context
+// records into the function's region: do not use that Context from
+// another goroutine meanwhile.
 //
 // # Explanations
 //

@@ -3,6 +3,7 @@ package lazy
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"slices"
@@ -35,6 +36,10 @@ func Sync() error { return Default().Sync() }
 func (c *Context) Sync() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.region > 0 {
+		return fmt.Errorf("%s: %w", userPos(), errReadInRegion)
+	}
+	c.weaken()
 	var err error
 	if g := c.gen; g != nil && !g.retired && len(g.handles) > 0 {
 		err = c.flush(ReasonSync, c.handleTargets(g, len(g.g.Nodes)), len(g.g.Nodes))
@@ -48,7 +53,7 @@ func (c *Context) Sync() error {
 func (c *Context) handleTargets(g *generation, cut int) []ir.Value {
 	var out []ir.Value
 	for _, h := range g.handles {
-		if int(h.v) < cut && h.t.gen == g {
+		if int(h.v) < cut && h.live(g) != nil {
 			out = append(out, h.v)
 		}
 	}
@@ -89,7 +94,7 @@ func (c *Context) flushFree(t *Tensor) {
 	}
 	var targets []ir.Value
 	for _, h := range g.handles {
-		if dep[h.v] && h.v != t.v && h.t.gen == g {
+		if dep[h.v] && h.v != t.v && h.live(g) != nil {
 			targets = append(targets, h.v)
 		}
 	}
@@ -117,6 +122,9 @@ func (c *Context) flushBatch() {
 		if g.resident(ir.Value(i)) != nil {
 			continue
 		}
+		if nodes[i].Op.Kind() == ir.KindControl || i+1 < len(nodes) && nodes[i+1].Op == ir.OpGet {
+			continue // never between a control-flow op and its results
+		}
 		if h := structHash(g, i); h <= bestHash {
 			best, bestHash = i, h
 		}
@@ -125,8 +133,23 @@ func (c *Context) flushBatch() {
 		return
 	}
 	cut := best + 1
-	// Store what a Tensor holds and what the nodes after the cut use.
-	targets := c.handleTargets(g, cut)
+	// Store what the nodes after the cut use and what live Tensors hold
+	// that no op of the batch uses (an intermediate is fused away: the
+	// outputs of a cut do not depend on when the garbage collector ran,
+	// so a repeated pattern keeps one signature); dead Tensors store
+	// nothing.
+	used := make([]bool, len(nodes))
+	for i := range nodes {
+		for _, a := range nodes[i].Args {
+			used[a] = true
+		}
+	}
+	var targets []ir.Value
+	for _, v := range c.handleTargets(g, cut) {
+		if !used[v] {
+			targets = append(targets, v)
+		}
+	}
 	for i := cut; i < len(nodes); i++ {
 		for _, a := range nodes[i].Args {
 			if int(a) < cut && g.resident(a) == nil {
@@ -140,20 +163,48 @@ func (c *Context) flushBatch() {
 		return
 	}
 	// The nodes after the cut start the next pending graph, in the order
-	// they were recorded, so that it holds what a cut at the same point of
-	// the pattern always leaves: the next batch repeats too.
+	// they were recorded, so that it holds what a cut at the same point
+	// of the pattern always leaves: the next batch repeats too. (A dead
+	// one among them is carried but never computed.)
 	ng := c.cur()
 	for i := cut; i < len(nodes); i++ {
 		ng.importNode(g, ir.Value(i))
 	}
 	ng.carried = len(ng.g.Nodes)
 	for _, h := range handles {
-		if h.t.gen == g && int(h.v) >= cut {
-			h.t.gen, h.t.v = ng, ng.imports[importKey{g, h.v}]
-			h.t.t = lazycore.H.Wrap(ng.tr, h.t.v).(*gojit.Tensor)
-			ng.handles = append(ng.handles, handleRef{h.t.v, h.t})
+		if t := h.live(g); t != nil && int(h.v) >= cut {
+			t.gen, t.v = ng, ng.imports[importKey{g, h.v}]
+			t.t = lazycore.H.Wrap(ng.tr, t.v).(*gojit.Tensor)
+			h.v = t.v
+			ng.handles = append(ng.handles, h)
 		}
 	}
+}
+
+// liveNeeds marks the nodes of g that a live Tensor still needs: the
+// pending nodes of live Tensors and the pending nodes they depend on.
+// What no live Tensor needs is dead: a flush neither computes nor stores
+// it. A Tensor the user dropped counts as live until the garbage
+// collector has found it unreachable (its weak handle is cleared then).
+func (c *Context) liveNeeds(g *generation) []bool {
+	need := make([]bool, len(g.g.Nodes))
+	stack := c.stack[:0]
+	for _, h := range g.handles {
+		if h.live(g) != nil {
+			stack = append(stack, h.v)
+		}
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if need[v] || g.resident(v) != nil {
+			continue
+		}
+		need[v] = true
+		stack = append(stack, g.g.Nodes[v].Args...)
+	}
+	c.stack = stack
+	return need
 }
 
 // structHash hashes node i's op, dtype, shape, attributes and constant,
@@ -188,6 +239,9 @@ func structHash(g *generation, i int) uint64 {
 		mix(uint64(x))
 	}
 	mix(math.Float64bits(n.Const.F) ^ uint64(n.Const.I))
+	for _, r := range n.Regions {
+		mix(uint64(len(r.Nodes)))
+	}
 	return h
 }
 
@@ -196,7 +250,10 @@ func structHash(g *generation, i int) uint64 {
 // retires the pending graph.
 func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 	g := c.gen
-	start := time.Now()
+	var start time.Time
+	if c.logger != nil {
+		start = time.Now()
+	}
 	g.retired = true
 	if len(targets) == 0 {
 		return nil
@@ -209,15 +266,13 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 	if err != nil {
 		return err
 	}
-	refs := make(map[*gojit.Array]*bufRef, len(outs))
 	for j, v := range outs {
 		g.setRes(v, run.outs[j])
-		refs[run.outs[j]] = run.refs[j]
 	}
 	for _, h := range g.handles {
-		if h.t.gen == g {
-			if a := g.resident(h.v); a != nil && h.t.arr == nil {
-				h.t.arr, h.t.buf = a, refs[a]
+		if t := h.live(g); t != nil {
+			if a := g.resident(h.v); a != nil && t.arr == nil {
+				t.arr = a
 			}
 		}
 	}
@@ -249,8 +304,10 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 		c.stamp = 1
 	}
 	st, mark, outMark, remap := c.stamp, c.mark, c.outMark, c.remap
+	need := c.liveNeeds(g)
 	stack := append(c.stack[:0], targets...)
 	count, nargs := 0, 0
+	var gets []ir.Value
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -262,20 +319,35 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 		if g.resident(v) == nil {
 			stack = append(stack, nodes[v].Args...)
 			nargs += len(nodes[v].Args)
+			if nodes[v].Op.Kind() == ir.KindControl {
+				// A control-flow op's value is a tuple, never stored:
+				// its results that live tensors need are computed and
+				// stored with it, so that the loop does not run again.
+				for j := int(v) + 1; j < len(nodes) && j < cut; j++ {
+					if nodes[j].Op == ir.OpGet && nodes[j].Args[0] == v && need[j] {
+						stack = append(stack, ir.Value(j))
+						gets = append(gets, ir.Value(j))
+					}
+				}
+			}
 		}
 	}
 	c.stack = stack
-	// A computed node used by a node this flush does not compute is
-	// stored, so that nothing is computed twice.
+	// A computed node used by a node this flush does not compute, and
+	// that a live Tensor needs, is stored, so that nothing is computed
+	// twice; dead nodes (see liveNeeds) store nothing.
 	for _, v := range targets {
 		outMark[v] = st
 	}
+	for _, v := range gets {
+		outMark[v] = st
+	}
 	for i := range nodes {
-		if mark[i] == st && g.resident(ir.Value(i)) == nil {
+		if mark[i] == st && g.resident(ir.Value(i)) == nil || !need[i] {
 			continue
 		}
 		for _, a := range nodes[i].Args {
-			if mark[a] == st && g.resident(a) == nil {
+			if mark[a] == st && g.resident(a) == nil && nodes[a].Op.Kind() != ir.KindControl {
 				outMark[a] = st
 			}
 		}
@@ -349,6 +421,10 @@ func key(buf []byte, sub *ir.Graph, shapes bool) []byte {
 			u(uint64(len(n.Shape)))
 		}
 		i(n.Index)
+		u(uint64(len(n.Regions))) // a control-flow op's functions, in full
+		for _, r := range n.Regions {
+			buf = key(buf, r, true)
+		}
 	}
 	u(uint64(len(sub.Outputs)))
 	for _, o := range sub.Outputs {

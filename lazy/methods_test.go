@@ -2,10 +2,13 @@ package lazy
 
 import (
 	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/internal/lazycore"
 )
 
 // Every method of gojit.Tensor exists on lazy.Tensor with the same
@@ -67,4 +70,18 @@ func TestMethodSetCoversGojitTensor(t *testing.T) {
 		_ func(gojit.DType, int, ...int) *Tensor     = Iota
 		_ func(float64) *Tensor                      = Scalar
 	)
+}
+
+// The position recorded for a lazy op (through lazy's wrapper, one frame
+// deeper than gojit's) resolves to the user's line and call: what the
+// engine's run-time errors and dumps print.
+func TestRecordedSiteIsTheUsersLine(t *testing.T) {
+	c := newCtx(t)
+	x := c.FromFloat32([]float32{1, 2, 3, 4}, 2, 2)
+	y := x.Add(x).MatMul(x).Relu()
+	_, _, l, _ := runtime.Caller(0)
+	pos, call := lazycore.H.Site(y.gen.tr, y.v)
+	if want := "methods_test.go:" + strconv.Itoa(l-1); !strings.HasSuffix(pos, want) || call != "Relu" {
+		t.Errorf("site = %q, %q; want %q, Relu", pos, call, want)
+	}
 }

@@ -1027,8 +1027,4 @@ func Where(cond *Tensor, a *Tensor, b *Tensor) *Tensor {
 }
 
 // unwrapped lists the gojit ops genops could not wrap, and why.
-var unwrapped = map[string]string{
-	"Cond":    "callback parameter func() []*Tensor: its function would receive gojit tensors of a region, which lazy does not wrap yet",
-	"ForLoop": "callback parameter func(i *Tensor, state []*Tensor) []*Tensor: its function would receive gojit tensors of a region, which lazy does not wrap yet",
-	"While":   "callback parameter func(state []*Tensor) *Tensor: its function would receive gojit tensors of a region, which lazy does not wrap yet",
-}
+var unwrapped = map[string]string{}

@@ -25,8 +25,10 @@ type Tensor struct {
 	t   *gojit.Tensor // the recording core's tensor
 	v   ir.Value      // t's node in gen
 	arr *gojit.Array  // the value, once computed
-	buf *bufRef       // arr's buffer, when it may be recycled
 	err error
+	// region marks a tensor of a Cond, While or ForLoop function: its t
+	// belongs to the region's trace and it cannot be read (control.go).
+	region bool
 }
 
 var errFreed = errors.New("lazy: tensor used after Free")
@@ -70,7 +72,7 @@ func from[T any](c *Context, dt gojit.DType, wrap func([]T, ...int) *gojit.Array
 	a := wrap(copyOf(dt, data), shape...) // wrap checks the shape
 	t := c.fromArray(a)
 	if t.err == nil {
-		t.buf = track(a)
+		track(a)
 	}
 	return t
 }
@@ -165,11 +167,7 @@ func (t *Tensor) Array() (*gojit.Array, error) {
 	c := t.ctx
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.materialize(t)
-	if t.buf != nil {
-		t.buf.exposed.Store(true) // the user may keep its memory
-	}
-	return a, err
+	return c.materialize(t)
 }
 
 // value computes t and returns its value for lazy's own reads, which copy
@@ -186,6 +184,9 @@ func (t *Tensor) value() (*gojit.Array, error) {
 
 // materialize computes t (c locked).
 func (c *Context) materialize(t *Tensor) (*gojit.Array, error) {
+	if t.region || c.region > 0 {
+		return nil, fmt.Errorf("%s: %w", userPos(), errReadInRegion)
+	}
 	if t.err != nil {
 		c.reported(t.err)
 		return nil, t.err
@@ -281,7 +282,11 @@ func (t *Tensor) Free() {
 	c := t.ctx
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t.err != nil {
+	if t.err != nil || t.region {
+		return
+	}
+	if c.region > 0 {
+		c.unreported = append(c.unreported, fmt.Errorf("%s: %w", userPos(), errReadInRegion))
 		return
 	}
 	if g := t.gen; g != nil && g == c.gen && !g.retired && c.hasUsers(g, t.v) {

@@ -1,8 +1,10 @@
 package source
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
+	"sort"
 	"strings"
 )
 
@@ -19,7 +21,8 @@ type Diagnostic struct {
 //	    source line
 //	        ^
 //
-// with tabs in the source line kept, so the caret lines up under the column.
+// with tabs in the source line kept, so the caret lines up under the column
+// (Column counts bytes; the caret is placed by characters).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", d.Pos, d.Msg)
@@ -27,9 +30,9 @@ func (d Diagnostic) String() string {
 		b.WriteString("\n\t")
 		b.WriteString(d.Line)
 		b.WriteString("\n\t")
-		col := d.Pos.Column - 1
-		for i := 0; i < col && i < len(d.Line); i++ {
-			if d.Line[i] == '\t' {
+		col := min(max(d.Pos.Column-1, 0), len(d.Line))
+		for _, r := range d.Line[:col] { // one space per character, not per byte
+			if r == '\t' {
 				b.WriteByte('\t')
 			} else {
 				b.WriteByte(' ')
@@ -54,19 +57,42 @@ func (e *Error) Error() string {
 	return strings.Join(parts, "\n")
 }
 
+// sortDiags puts diagnostics in source order (file, line, column) and drops
+// exact duplicates.
+func sortDiags(ds []Diagnostic) []Diagnostic {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Pos, ds[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	out := ds[:0]
+	for i, d := range ds {
+		if i > 0 && d == ds[i-1] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // lineAt returns line (1-based) of src without its newline, or "".
 func lineAt(src []byte, line int) string {
 	if line < 1 {
 		return ""
 	}
 	for l := 1; l < line; l++ {
-		i := strings.IndexByte(string(src), '\n')
+		i := bytes.IndexByte(src, '\n')
 		if i < 0 {
 			return ""
 		}
 		src = src[i+1:]
 	}
-	if i := strings.IndexByte(string(src), '\n'); i >= 0 {
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
 		src = src[:i]
 	}
 	return strings.TrimRight(string(src), "\r")

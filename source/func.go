@@ -1,9 +1,5 @@
 package source
 
-import (
-	"errors"
-)
-
 // A Func is a Go function compiled to native code (or, with WithFallback or
 // GOJIT_DISABLE_JIT=1, the original Go function behind the same API).
 type Func struct {
@@ -14,10 +10,15 @@ type Func struct {
 	nat  *native // the compiled code; nil when gofn runs
 }
 
-// errNotImplemented is returned by the lowering until it exists (STUB).
-var errNotImplemented = errors.New("source: compiling Go functions: not implemented yet")
-
-// CompileFunc compiles fn, an ordinary Go function, from its own source.
+// CompileFunc compiles fn, an ordinary Go function, from its own source:
+// its parameters and results numeric scalars, bool, or (parameters only)
+// slices of them, written in place. Functions of the same package it
+// calls are compiled with it, math functions give Go's results bit for
+// bit, and loops over source.Range run in parallel (see Range). The
+// compiled code is cached in memory and on disk, keyed by the source text,
+// the types, the host CPU and the LLVM and gojit versions. Without LLVM
+// (CGO_ENABLED=0) it returns an error wrapping the LLVM package's
+// unavailability, unless WithFallback asks for the Go function instead.
 func CompileFunc(fn any, opts ...Option) (*Func, error) {
 	c := newConfig(opts)
 	if jitDisabled() {
@@ -60,10 +61,32 @@ func Compile(src, name string, opts ...Option) (*Func, error) {
 }
 
 // Call runs f with args (one per parameter, of the parameter's exact type)
-// and returns its results.
+// and returns its results. A wrong number or type of arguments is an error
+// naming the parameter. Where Go would panic (an index out of range, an
+// integer division by zero) Call returns a *RuntimeError at the user's
+// line. Call boxes its arguments and results; Bind1..Bind4 and
+// Bind1R..Bind3R give calls without reflection or allocation.
 func (f *Func) Call(args ...any) ([]any, error) {
 	if f.gofn != nil {
 		return f.gofn.call(args)
 	}
 	return f.nat.call(args)
+}
+
+// CompileNamed compiles the function name of the package pkg (an import
+// path or a directory), as `gojit dump -func pkg.Name` does.
+func CompileNamed(pkg, name string, opts ...Option) (*Func, error) {
+	c := newConfig(opts)
+	u, err := loadNamed(pkg, name, c)
+	if err == nil {
+		err = check(u)
+	}
+	if err != nil {
+		return nil, err
+	}
+	nat, err := compileUnit(u, c)
+	if err != nil {
+		return nil, err
+	}
+	return &Func{name: name, u: u, cfg: c, nat: nat}, nil
 }

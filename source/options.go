@@ -10,6 +10,7 @@ type config struct {
 	logger   *slog.Logger // nil: slog.Default()
 	threads  int          // 0: the engine's default worker count
 	noCache  bool         // skip the memory and disk caches
+	filename string       // Compile: the file name in positions ("" means "<source>")
 }
 
 // WithFallback makes CompileFunc return a Func that runs the original Go
@@ -27,6 +28,10 @@ func WithThreads(n int) Option { return func(c *config) { c.threads = n } }
 
 // WithoutCache compiles afresh, bypassing the memory and disk caches.
 func WithoutCache() Option { return func(c *config) { c.noCache = true } }
+
+// WithFilename names the source text given to Compile in positions and
+// error messages (by default "<source>").
+func WithFilename(name string) Option { return func(c *config) { c.filename = name } }
 
 func newConfig(opts []Option) *config {
 	c := &config{}

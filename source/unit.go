@@ -20,6 +20,11 @@ type unit struct {
 	info  *types.Info
 	files []*ast.File
 	src   map[string][]byte // file name (as in fset) -> contents
+	// funcs is decl followed by every function of the same package that it
+	// calls or refers to, transitively, in source order: what gets checked
+	// and compiled. files and info cover exactly the declarations these
+	// need (see loadtypes.go), not the whole package.
+	funcs []*ast.FuncDecl
 	// key identifies the compiled code: a hash of the source text of fn and
 	// of every same-package function it calls, and of their types. The
 	// engine's signature parts (CPU, LLVM version, gojit version, options)

@@ -133,6 +133,7 @@ type dumpOpts struct {
 	pass    string // print the IR after this pass (or "traced")
 	passes  bool   // print the IR after every pass, changes marked
 	report  string // write an HTML page of every pass's IR side by side
+	fn      string // -func pkgpath.Name: a Go function compiled by package source (dump_func.go)
 }
 
 func dumpFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
@@ -144,11 +145,15 @@ func dumpFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 	fs.StringVar(&o.pass, "pass", "", "print the IR after graph pass `NAME` ("+strings.Join(passNames(), ", ")+") instead of a stage")
 	fs.BoolVar(&o.passes, "passes", false, "print the IR after every graph pass, marking what each changed, instead of a stage")
 	fs.StringVar(&o.report, "report", "", "write an HTML page with the IR after every graph pass side by side to `FILE`")
+	fs.StringVar(&o.fn, "func", "", "print the stages of the Go function `pkgpath.Name` compiled by package source (stages: "+strings.Join(funcStageNames(), ", ")+")")
 	return func() int { return dump(o, stdout, stderr) }
 }
 
 // dump prints the chosen stage(s) of one example.
 func dump(o *dumpOpts, stdout, stderr io.Writer) int {
+	if o.fn != "" {
+		return dumpFunc(o, stdout, stderr)
+	}
 	if o.list {
 		tw := tabwriter.NewWriter(stdout, 0, 8, 3, ' ', 0)
 		for _, e := range examples {

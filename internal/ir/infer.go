@@ -6,6 +6,13 @@ import (
 	"slices"
 )
 
+// shared returns s for a new node to share with its operand, so that an
+// elementwise op, recorded once per op by every front end, allocates no
+// shape: shapes are never modified once in a graph (code that makes a
+// shape from another copies it first), and the capacity is cut to the
+// length so that an append copies.
+func shared(s Shape) Shape { return s[:len(s):len(s)] }
+
 // infer checks a node's operands and attributes and returns its result type.
 func infer(g *Graph, n *Node) (DType, Shape, error) {
 	info := n.Op.Info()
@@ -58,13 +65,13 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 		return n.DType, n.Shape.Clone(), nil
 
 	case KindUnary:
-		return args[0].DType, args[0].Shape.Clone(), nil
+		return args[0].DType, shared(args[0].Shape), nil
 
 	case KindCast:
 		if !n.DType.Valid() {
 			return 0, nil, fmt.Errorf("invalid target dtype %s", n.DType)
 		}
-		return n.DType, args[0].Shape.Clone(), nil
+		return n.DType, shared(args[0].Shape), nil
 
 	case KindBinary, KindCompare:
 		a, b := args[0], args[1]
@@ -75,9 +82,9 @@ func infer(g *Graph, n *Node) (DType, Shape, error) {
 			return 0, nil, fmt.Errorf("operand shapes differ: %s and %s", a.Shape, b.Shape)
 		}
 		if info.Kind == KindCompare {
-			return Bool, a.Shape.Clone(), nil
+			return Bool, shared(a.Shape), nil
 		}
-		return a.DType, a.Shape.Clone(), nil
+		return a.DType, shared(a.Shape), nil
 
 	case KindSelect:
 		c, a, b := args[0], args[1], args[2]

@@ -55,6 +55,18 @@ type Hooks struct {
 	// DisableJIT reports whether GOJIT_DISABLE_JIT asks for the
 	// interpreter.
 	DisableJIT func() bool
+	// NewOutput returns a *gojit.Array of dtype dt and shape for a
+	// kernel to write in full (its contents may be stale): a large one
+	// comes from the root package's output pool, which recycles a buffer
+	// once nothing points into it (outputs.go).
+	NewOutput func(dt ir.DType, shape []int) any
+	// Buffer returns a slice of n elements of dt ([]float32 ...) from the
+	// same pool, contents stale, for a copy of host data; nil when a
+	// buffer that small is not pooled.
+	Buffer func(dt ir.DType, n int) any
+	// PoolHits counts the buffers the output pool has handed out again
+	// (for tests).
+	PoolHits func() int64
 }
 
 // H holds the hooks; the root package sets it in init, before any package

@@ -57,6 +57,10 @@ func writeAtomic(path string, data []byte) error {
 // handwritten are gojit.Tensor methods that package lazy writes by hand.
 var handwritten = map[string]bool{"DType": true, "Shape": true, "Rank": true, "String": true}
 
+// handwrittenFuncs are gojit functions that package lazy writes by hand
+// (lazy/control.go: their callbacks receive and return lazy tensors).
+var handwrittenFuncs = map[string]bool{"Cond": true, "While": true, "ForLoop": true}
+
 type decl struct {
 	name string
 	fn   *ast.FuncDecl
@@ -105,8 +109,8 @@ func generate(root string) ([]byte, error) {
 		}
 	}
 	for _, f := range funcs {
-		if !returnsTensor(f.fn) {
-			continue // Compile, FromFloat32 ...: not ops
+		if !returnsTensor(f.fn) || handwrittenFuncs[f.name] {
+			continue // Compile, FromFloat32 ...: not ops; Cond ...: by hand
 		}
 		if why := wrapFunc(&b, f.fn); why != "" {
 			skipped = append(skipped, fmt.Sprintf("%q: %q,", f.name, why))
