@@ -45,11 +45,11 @@
 //
 // # JPEG
 //
-// JPEG is encoded and decoded with libjpeg-turbo (Debian
-// libturbojpeg0-dev, which `make deps` installs) through cgo, and with
-// Go's image/jpeg in builds without cgo or with the build tag
-// noturbojpeg (for a machine without the library). Both store baseline JPEG (RGB subsampled 4:2:0, grayscale
-// as one component), which either build reads; the decoded pixels of the
-// two builds differ slightly (by a few levels where colour changes, from
-// chroma upsampling).
+// JPEG is encoded and decoded by internal/jpeg: libjpeg-turbo (Debian
+// libturbojpeg0-dev, which `make deps` installs) through cgo, and Go's
+// image/jpeg in builds without cgo or with the build tag noturbojpeg (for
+// a machine without the library). Both store baseline JPEG (RGB
+// subsampled 4:2:0, grayscale as one component), which either build
+// reads; the decoded pixels of the two builds differ slightly (by a few
+// levels where colour changes, from chroma upsampling).
 package dataset

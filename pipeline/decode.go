@@ -191,8 +191,8 @@ func DecodeImageMax(h, w, c int) Op {
 
 // DecodeImage decodes an Image field (raw pixels or JPEG) to a
 // variable-size Uint8 array [height, width, channels] of interleaved
-// pixels. JPEG is decoded by the dataset package's decoder (libjpeg-turbo,
-// or image/jpeg without cgo).
+// pixels. JPEG is decoded by internal/jpeg, through package dataset
+// (libjpeg-turbo, or image/jpeg without cgo).
 func DecodeImage() Op {
 	return decoder{"DecodeImage", []dataset.Kind{dataset.KindImage}, func(in State) (Decl, error) {
 		return array(in, func(s *Sample) error {

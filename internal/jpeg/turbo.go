@@ -1,6 +1,6 @@
 //go:build cgo && !noturbojpeg
 
-package dataset
+package jpeg
 
 /*
 #cgo LDFLAGS: -lturbojpeg
@@ -61,13 +61,14 @@ import (
 	"unsafe"
 )
 
-// jpegBackend names the JPEG codec in this build.
-const jpegBackend = "libjpeg-turbo"
+// Backend names the JPEG codec in this build: "libjpeg-turbo" or
+// "image/jpeg".
+const Backend = "libjpeg-turbo"
 
-// encodeJPEG compresses interleaved 8-bit pixels (c = 1 gray or 3 RGB,
+// Encode compresses interleaved 8-bit pixels (c = 1 gray or 3 RGB,
 // rows top to bottom) at quality 1..100 and appends the JPEG to dst.
 // RGB is subsampled 4:2:0, gray is stored as one component.
-func encodeJPEG(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
+func Encode(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
 	if len(pix) != w*h*c || w <= 0 || h <= 0 {
 		return dst, fmt.Errorf("jpeg: %d bytes for %dx%dx%d pixels", len(pix), h, w, c)
 	}
@@ -137,8 +138,8 @@ func (p *handlePool) put(t *handle) {
 	}
 }
 
-// jpegSize returns a JPEG's width and height and whether it is grayscale.
-func jpegSize(data []byte) (w, h int, gray bool, err error) {
+// Header returns a JPEG's width and height and whether it is grayscale.
+func Header(data []byte) (w, h int, gray bool, err error) {
 	if len(data) == 0 {
 		return 0, 0, false, errors.New("jpeg: empty data")
 	}
@@ -154,10 +155,10 @@ func jpegSize(data []byte) (w, h int, gray bool, err error) {
 	return int(cw), int(ch), cg != 0, nil
 }
 
-// decodeJPEG decompresses data into dst, which holds exactly w*h*c bytes
+// Decode decompresses data into dst, which holds exactly w*h*c bytes
 // (c = 1 or 3); the JPEG must be w by h. A warning from libjpeg-turbo
 // (such as a truncated stream) is an error.
-func decodeJPEG(dst, data []byte, w, h, c int) error {
+func Decode(dst, data []byte, w, h, c int) error {
 	if len(dst) != w*h*c || (c != 1 && c != 3) || w <= 0 || h <= 0 {
 		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
 	}
