@@ -6,8 +6,10 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Reader reads a dataset file. Open validates the header and every table
@@ -16,9 +18,12 @@ import (
 // damaged file gives errors, never a crash or a read outside the file.
 // A Reader is safe for concurrent use.
 //
-// The file must not be changed while it is open: a memory-mapped file
-// that another process truncates makes later reads fault (SIGBUS), as
-// with any mapping; WithPread turns that into I/O or checksum errors.
+// The file must not be changed while it is open. A memory-mapped file
+// that another process truncates would make later reads fault (SIGBUS);
+// the Reader catches that fault on the reading goroutine
+// (runtime/debug.SetPanicOnFault) and returns an ErrTruncated error
+// naming the file and sample instead. With WithPread a truncated file
+// gives I/O or checksum errors.
 // Datasets are written under a temporary name and renamed, so writing a
 // new version of a file never changes one that is open.
 type Reader struct {
@@ -368,7 +373,26 @@ func (r *Reader) AppendRawInto(dst []byte, i, f int, m *FieldMeta) ([]byte, erro
 
 // appendData appends file bytes [off, off+size), which lie inside sample
 // i's validated allocation, verifying the pages they are on.
-func (r *Reader) appendData(dst []byte, i int, field string, off int64, size int) ([]byte, error) {
+func (r *Reader) appendData(dst []byte, i int, field string, off int64, size int) (_ []byte, err error) {
+	if r.mapped != nil {
+		// A mapped file truncated (or shrunk) after Open makes the read
+		// fault (SIGBUS): let the fault panic on this goroutine and turn
+		// it into an error here, instead of crashing the program.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if v := recover(); v != nil {
+				f, ok := v.(interface{ Addr() uintptr })
+				if !ok {
+					panic(v)
+				}
+				at := int64(-1)
+				if base := uintptr(unsafe.Pointer(unsafe.SliceData(r.mapped))); f.Addr() >= base {
+					at = int64(f.Addr() - base)
+				}
+				err = sampleErr(r.path, i, field, fmt.Errorf("%w: reading the memory-mapped file faulted at file offset %d: the file was truncated or changed after Open", ErrTruncated, at))
+			}
+		}()
+	}
 	ps := int64(r.h.pageSize)
 	dataOff := int64(r.h.dataOff)
 	for size > 0 {
