@@ -31,6 +31,7 @@ type Writer struct {
 	ps        int
 
 	rows   []byte      // the metadata table so far
+	maxes  []maxima    // each field's maxima so far
 	allocs []byte      // the allocation table so far
 	pages  []*pageInfo // one per page started
 	n      int         // samples placed
@@ -81,7 +82,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 		return nil, fileErr(path, fmt.Errorf("WithPageSize(%d): want a power of two from %d to %d", cfg.pageSize, MinPageSize, MaxPageSize))
 	}
 	offsets, rowSize := layout(schema)
-	ft := encodeFields(schema, offsets)
+	ft := encodeFields(schema, offsets, nil)
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return nil, fileErr(path, err)
@@ -91,6 +92,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 		enc:     encoder{schema: schema, offsets: offsets, rowSize: rowSize},
 		dataOff: int64(align(headerSize+len(ft), cfg.pageSize)),
 		ps:      cfg.pageSize,
+		maxes:   make([]maxima, len(schema.Fields)),
 		free:    make(chan []byte, cfg.workers+outQueue+2),
 		// Enough sample buffers for every sample in flight (the chunks
 		// being encoded and placed): a freshly allocated one is zeroed
@@ -320,10 +322,12 @@ func (w *Writer) placeChunk(c *chunk, tasks chan<- func()) error {
 		if err != nil {
 			return err
 		}
-		for i, f := range w.enc.schema.Fields {
+		for i := range w.enc.schema.Fields {
+			f := &w.enc.schema.Fields[i]
 			if f.Kind != KindInt && f.Kind != KindFloat {
 				o := w.enc.offsets[i]
 				le.PutUint64(e.row[o:], uint64(base)+le.Uint64(e.row[o:]))
+				w.maxes[i].add(f, e.row[o:])
 			}
 		}
 		w.rows = append(w.rows, e.row...)
@@ -564,7 +568,7 @@ func (w *Writer) finish() error {
 		return err
 	}
 	schema := w.enc.schema
-	ft := encodeFields(schema, w.enc.offsets)
+	ft := encodeFields(schema, w.enc.offsets, w.maxes)
 	pt := make([]byte, 0, pageEntry*len(w.pages))
 	for _, p := range w.pages {
 		pt = le.AppendUint32(pt, p.used)

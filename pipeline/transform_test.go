@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -478,5 +479,42 @@ func TestNoBatches(t *testing.T) {
 	defer l.Close()
 	if n := collect(t, l.Epochs(context.Background(), 0, 3), func(*Batch) {}); n != 0 || l.Len() != 0 {
 		t.Fatalf("%d batches (Len %d), want 0", n, l.Len())
+	}
+}
+
+// TestMaximaFromFile: a field without a declared bound gets its buffer
+// size from the maxima the file records, without reading any sample: a
+// damaged data page does not stop NewLoader (the old whole-field scan
+// read it), and is reported when the epoch reads it.
+func TestMaximaFromFile(t *testing.T) {
+	path := writeTestFile(t, 12, false) // blob i holds 2*(i%6) bytes: at most 10
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := bytes.Index(b, []byte(strings.Repeat("ab", 5)))
+	if k < 0 {
+		t.Fatal("sample 5's blob not found in the file")
+	}
+	b[k] = 'X'
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLoader(path, Config{BatchSize: 12, Fields: map[string][]Op{"blob": nil}})
+	if err != nil {
+		t.Fatalf("NewLoader read a sample's data: %v", err)
+	}
+	defer l.Close()
+	if st, _ := l.State("blob"); !slices.Equal(st.Shape, []int{10}) {
+		t.Fatalf("blob state %s, want [<=10] from the file's maxima", st)
+	}
+	var got error
+	for _, err := range l.Epoch(context.Background(), 0) {
+		if err != nil {
+			got = err
+		}
+	}
+	if !errors.Is(got, dataset.ErrChecksum) {
+		t.Fatalf("epoch over a damaged page: %v, want a checksum error", got)
 	}
 }
