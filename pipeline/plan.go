@@ -182,7 +182,7 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 		f := &schema.Fields[p.field]
 		in, err := storedState(f, func() ([]int, error) {
 			if d, ok := p.ops[0].(decoder); ok && d.max != nil {
-				return d.max, nil // the decoder's bound spares the scan
+				return d.max, nil // the decoder's bound wins over the file's
 			}
 			return maxOf(p.field)
 		})
