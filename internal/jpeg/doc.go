@@ -1,5 +1,6 @@
 // Package jpeg is gojit's one binding to a JPEG codec: libjpeg-turbo
-// (Debian libturbojpeg0-dev, which `make deps` installs) through cgo, and
+// (Debian libturbojpeg0-dev and libjpeg62-turbo-dev, which `make deps`
+// installs) through cgo, and
 // a pure-Go twin over image/jpeg, chosen by the build: the twin is used
 // without cgo or with the build tag noturbojpeg (for a machine without
 // the library). Both files implement the same API with the same
@@ -25,10 +26,13 @@
 // where colour changes, from chroma upsampling); either reads what the
 // other wrote.
 //
+// DecodeRegion is the decode a training pipeline's random resized crop
+// needs: a rectangle of the image resized to a given size. The
+// libjpeg-turbo build uses the libjpeg API for it (jpeg_crop_scanline,
+// jpeg_skip_scanlines and scale_num/scale_denom, which TurboJPEG 2.1 does
+// not expose; Debian libjpeg62-turbo-dev), the twin crops and resizes a
+// full decode; both resample with the same Go code.
+//
 // Package dataset encodes and decodes image fields with it, and the
-// pipeline's decoders will share it. The API is shaped to grow the
-// region decode the compiled pipelines need (libjpeg's
-// jpeg_crop_scanline, jpeg_skip_scanlines and scale_num/scale_denom): a
-// function of the same form as Decode taking a source rectangle and a
-// scale factor, with the twin cropping and resizing after a full decode.
+// pipeline's decoders will share it.
 package jpeg
