@@ -11,8 +11,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
