@@ -93,7 +93,7 @@ func Create(path string, schema Schema, opts ...WriteOption) (*Writer, error) {
 		dataOff: int64(align(headerSize+len(ft), cfg.pageSize)),
 		ps:      cfg.pageSize,
 		maxes:   make([]maxima, len(schema.Fields)),
-		free:    make(chan []byte, cfg.workers+outQueue+2),
+		free:    make(chan []byte, cfg.workers+outQueue(cfg.pageSize)+2),
 		// Enough sample buffers for every sample in flight (the chunks
 		// being encoded and placed): a freshly allocated one is zeroed
 		// by the allocator, which cost a sixth of a raw write.
@@ -220,7 +220,7 @@ func (w *Writer) Write(ctx context.Context, samples iter.Seq2[int, Sample]) erro
 				}
 			})
 		}
-		w.out = make(chan pageOut, outQueue)
+		w.out = make(chan pageOut, outQueue(w.ps))
 		wout.Go(func() { w.pageWriter(w.out, cancel) })
 	}
 
@@ -450,8 +450,11 @@ func (w *Writer) ship(tasks chan<- func()) error {
 	return job()
 }
 
-// outQueue is how many assembled pages may wait for the page writer.
-const outQueue = 4
+// outQueue is how many assembled pages of size ps may wait for the page
+// writer: about 16 MiB of them, 2 to 64 pages. A deep queue keeps the
+// workers going while the writer's thread waits for a CPU (on a machine
+// shared with other work) or for the disk.
+func outQueue(ps int) int { return min(64, max(2, 16<<20/ps)) }
 
 // pageOut is an assembled, checksummed page on its way to the file.
 type pageOut struct {
