@@ -518,3 +518,33 @@ func TestMaximaFromFile(t *testing.T) {
 		t.Fatalf("epoch over a damaged page: %v, want a checksum error", got)
 	}
 }
+
+// TestTruncatedWhileLoading truncates the memory-mapped file under a
+// loader: the epoch ends with an error naming the file and a sample
+// (dataset.ErrTruncated), not a SIGBUS that kills the process.
+func TestTruncatedWhileLoading(t *testing.T) {
+	path := writeRawFile(t, t.TempDir(), 64, 1000, dataset.MinPageSize) // 4 samples a page
+	l, err := NewLoader(path, Config{BatchSize: 8, Workers: 2, Fields: map[string][]Op{"x": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// Keep the header's page and the first 8 data pages (samples 0-31).
+	if err := os.Truncate(path, 9*dataset.MinPageSize); err != nil {
+		t.Fatal(err)
+	}
+	var got error
+	batches := 0
+	for _, err := range l.Epoch(context.Background(), 0) {
+		if err != nil {
+			got = err
+			break
+		}
+		batches++
+	}
+	var se *SampleError
+	if !errors.As(got, &se) || !errors.Is(got, dataset.ErrTruncated) || !strings.Contains(got.Error(), path) || se.Index < 32 || batches != 4 {
+		t.Fatalf("after %d batches: %v; want a truncation error naming %s and a sample from 32 on after 4 batches", batches, got, path)
+	}
+	t.Log(got)
+}
