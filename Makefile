@@ -21,9 +21,9 @@ deps:
 	@command -v llvm-config-19 >/dev/null 2>&1 || { \
 		echo "llvm-config-19 not found: installing llvm-19-dev"; \
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q llvm-19-dev; }
-	@[ -f /usr/include/turbojpeg.h ] || { \
-		echo "turbojpeg.h not found: installing libturbojpeg0-dev"; \
-		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q libturbojpeg0-dev; }
+	@[ -f /usr/include/turbojpeg.h ] && [ -f /usr/include/jpeglib.h ] || { \
+		echo "turbojpeg.h or jpeglib.h not found: installing libturbojpeg0-dev and libjpeg62-turbo-dev (internal/jpeg uses both APIs)"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q libturbojpeg0-dev libjpeg62-turbo-dev; }
 
 demo: deps
 	$(GO) run ./cmd/gojit demo

@@ -57,6 +57,7 @@ func TestCorruptFiles(t *testing.T) {
 		{"foreign", func([]byte) []byte { return []byte("PK\x03\x04 this is a zip file, not a dataset at all......") }, ErrNotDataset, "bad magic"},
 		{"foreign long", func(b []byte) []byte { c := append([]byte{}, b...); copy(c, "\x89PNG\r\n\x1a\n"); return c }, ErrNotDataset, "PNG"},
 		{"version", func(b []byte) []byte { b[8] = 9; return b }, ErrVersion, "format version 9"},
+		{"version 1", func(b []byte) []byte { b[8] = 1; return b }, ErrVersion, "format version 1, written before version 2 stored each field's maxima; write the file again"},
 		{"header crc", func(b []byte) []byte { b[24]++; return b }, ErrChecksum, "header checksum"},
 		{"truncated", func(b []byte) []byte { return b[:len(b)-5] }, ErrTruncated, "the header says"},
 		{"truncated to header", func(b []byte) []byte { return b[:300] }, ErrTruncated, "the header says"},
@@ -109,8 +110,30 @@ func TestForgedTables(t *testing.T) {
 	orig := smallFile(t)
 	h, _ := decodeHeader(orig)
 	dir := t.TempDir()
+	// reseal recomputes the checksums and, unless keepMaxima, the
+	// maxima in the field descriptors from the (edited) rows, so that
+	// the checks behind them are reached.
+	keepMaxima := false
 	reseal := func(b []byte) []byte {
 		hh, _ := decodeHeader(b)
+		ft := b[hh.fields.off : hh.fields.off+hh.fields.len]
+		if !keepMaxima {
+			schema, _, err := decodeFields(ft, int(hh.fieldCount))
+			if err != nil {
+				t.Fatal(err)
+			}
+			offsets, rs := layout(schema)
+			real := make([]maxima, len(schema.Fields))
+			for i := range int(hh.sampleCount) {
+				for f := range schema.Fields {
+					if k := schema.Fields[f].Kind; k == KindBytes || k == KindJSON || k == KindImage {
+						real[f].add(&schema.Fields[f], b[int(hh.meta.off)+i*rs+offsets[f]:])
+					}
+				}
+			}
+			copy(ft, encodeFields(schema, offsets, real))
+		}
+		hh.fields.crc = crc(ft)
 		hh.meta.crc = crc(b[hh.meta.off : hh.meta.off+hh.meta.len])
 		hh.alloc.crc = crc(b[hh.alloc.off : hh.alloc.off+hh.alloc.len])
 		hh.pages.crc = crc(b[hh.pages.off : hh.pages.off+hh.pages.len])
@@ -122,24 +145,41 @@ func TestForgedTables(t *testing.T) {
 		off, _ := layout(testSchema())
 		return h.meta.off + uint64(i*rs+off[f])
 	}
+	// desc is the offset of field f's descriptor.
+	desc := func(f int) uint64 {
+		off := h.fields.off
+		for _, fd := range testSchema().Fields[:f] {
+			off += uint64(descSize + align(len(fd.Name), 8))
+		}
+		return off
+	}
 	cases := []struct {
-		name string
-		edit func([]byte)
-		want string
+		name       string
+		edit       func([]byte)
+		want       string
+		keepMaxima bool
 	}{
-		{"alloc outside", func(b []byte) { le.PutUint64(b[h.alloc.off+16:], 1<<40) }, "outside the data pages"},
-		{"alloc crosses", func(b []byte) { le.PutUint64(b[h.alloc.off+24:], 3900) }, "crosses a page boundary"},
-		{"field outside", func(b []byte) { le.PutUint64(b[row(3, 2):], 8) }, "outside the sample's allocation"},
-		{"field size", func(b []byte) { le.PutUint64(b[row(3, 2)+8:], 1<<62) }, "outside the sample's allocation"},
-		{"var shape", func(b []byte) { le.PutUint32(b[row(2, 5)+16:], 6) }, "larger than the declared maximum"},
-		{"image size", func(b []byte) { le.PutUint32(b[row(2, 10)+16:], 1000) }, "raw pixels"},
-		{"channels", func(b []byte) { b[row(2, 10)+24] = 2 }, "2 channels"},
-		{"page used", func(b []byte) { le.PutUint32(b[h.pages.off:], MinPageSize+1) }, "bytes used"},
+		// Stated maxima smaller than a sample's real size (a loader
+		// sizing buffers by them would overflow) or larger than any.
+		{"max height", func(b []byte) { le.PutUint32(b[desc(10)+32:], 3) }, `field 10 ("rgb"): descriptor states largest size 84, height 3`, true},
+		{"max size", func(b []byte) { le.PutUint64(b[desc(10)+48:], 83) }, "descriptor states largest size 83", true},
+		{"max bytes", func(b []byte) { le.PutUint64(b[desc(2)+32:], 1) }, "descriptor states largest size 1;", true},
+		{"max larger", func(b []byte) { le.PutUint32(b[desc(10)+36:], 70) }, "width 70", true},
+		{"row above max", func(b []byte) { le.PutUint32(b[row(2, 10)+16:], 5) }, "the samples have (size, height, width, channels) 84, 5, 7, 3", true},
+		{"alloc outside", func(b []byte) { le.PutUint64(b[h.alloc.off+16:], 1<<40) }, "outside the data pages", false},
+		{"alloc crosses", func(b []byte) { le.PutUint64(b[h.alloc.off+24:], 3900) }, "crosses a page boundary", false},
+		{"field outside", func(b []byte) { le.PutUint64(b[row(3, 2):], 8) }, "outside the sample's allocation", false},
+		{"field size", func(b []byte) { le.PutUint64(b[row(3, 2)+8:], 1<<62) }, "outside the sample's allocation", false},
+		{"var shape", func(b []byte) { le.PutUint32(b[row(2, 5)+16:], 6) }, "larger than the declared maximum", false},
+		{"image size", func(b []byte) { le.PutUint32(b[row(2, 10)+16:], 1000) }, "raw pixels", false},
+		{"channels", func(b []byte) { b[row(2, 10)+24] = 2 }, "2 channels", false},
+		{"page used", func(b []byte) { le.PutUint32(b[h.pages.off:], MinPageSize+1) }, "bytes used", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := append([]byte{}, orig...)
 			c.edit(b)
+			keepMaxima = c.keepMaxima
 			path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".ds")
 			os.WriteFile(path, reseal(b), 0o644)
 			err := readAll(path)

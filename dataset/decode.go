@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/internal/jpeg"
 )
 
 // Sample reads and decodes sample i: see Sample (the type) for the Go
@@ -79,7 +80,7 @@ func DecodeImageInto(dst, raw []byte, m FieldMeta) error {
 		copy(dst, raw)
 		return nil
 	case JPEG:
-		if err := decodeJPEG(dst, raw, w, h, c); err != nil {
+		if err := jpeg.Decode(dst, raw, w, h, c); err != nil {
 			return fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 		return nil

@@ -16,11 +16,15 @@
 // # Writing
 //
 // Create returns a Writer; Write consumes an iter.Seq2[int, Sample] with
-// several workers that convert and encode samples and checksum and write
-// pages in parallel, while samples are placed in pages in their order, so
-// the file is byte-identical whatever the number of workers. Close writes
-// the tables and renames the file from a temporary name: an interrupted
-// write leaves nothing under the final name.
+// several workers that convert and encode samples and assemble and
+// checksum pages in parallel, while samples are placed in pages in their
+// order, so the file is byte-identical whatever the number of workers.
+// With more than one worker a single goroutine writes the finished pages
+// (writes to one file do not scale across threads), starting each page's
+// writeback as it goes so that Close's fsync has little left to do. Close
+// writes the tables, including each variable-size field's maxima, and
+// renames the file from a temporary name: an interrupted write leaves
+// nothing under the final name.
 //
 // # Reading
 //
@@ -28,8 +32,10 @@
 // reads it with pread through a bounded page cache, WithPread). Sample
 // decodes one sample; AppendRaw gives a field's stored bytes without
 // decoding, for the loader, and SamplePages the pages they lie on, for
-// page-aware shuffling. Every page's CRC32C is checked on its first read.
-// Errors are *Error values naming the file, the sample and the field, and
+// page-aware shuffling, and Maxima each field's largest shape and size,
+// for sizing buffers without reading the samples. Every page's CRC32C is
+// checked on its first read. A mapped file truncated while open gives an
+// ErrTruncated error rather than a crash (SIGBUS). Errors are *Error values naming the file, the sample and the field, and
 // wrap sentinels (ErrNotDataset, ErrVersion, ErrTruncated, ErrChecksum,
 // ErrCorrupt, ErrSample) for errors.Is.
 //
@@ -45,11 +51,11 @@
 //
 // # JPEG
 //
-// JPEG is encoded and decoded with libjpeg-turbo (Debian
-// libturbojpeg0-dev, which `make deps` installs) through cgo, and with
-// Go's image/jpeg in builds without cgo or with the build tag
-// noturbojpeg (for a machine without the library). Both store baseline JPEG (RGB subsampled 4:2:0, grayscale
-// as one component), which either build reads; the decoded pixels of the
-// two builds differ slightly (by a few levels where colour changes, from
-// chroma upsampling).
+// JPEG is encoded and decoded by internal/jpeg: libjpeg-turbo (Debian
+// libturbojpeg0-dev, which `make deps` installs) through cgo, and Go's
+// image/jpeg in builds without cgo or with the build tag noturbojpeg (for
+// a machine without the library). Both store baseline JPEG (RGB
+// subsampled 4:2:0, grayscale as one component), which either build
+// reads; the decoded pixels of the two builds differ slightly (by a few
+// levels where colour changes, from chroma upsampling).
 package dataset

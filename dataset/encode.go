@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/internal/jpeg"
 )
 
 // Sample is one record: field name to value.
@@ -169,7 +170,7 @@ func appendValue(data []byte, f Field, v any, r []byte) ([]byte, error) {
 		}
 		if o.Encoding == JPEG {
 			pix := append([]byte(nil), data[start:]...)
-			if data, err = encodeJPEG(data[:start], pix, w, h, c, o.Quality); err != nil {
+			if data, err = jpeg.Encode(data[:start], pix, w, h, c, o.Quality); err != nil {
 				return data, fmt.Errorf("%w: %v", ErrSample, err)
 			}
 		}

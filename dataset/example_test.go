@@ -103,3 +103,34 @@ func ExampleReader_AppendRawInto() {
 	fmt.Println(buf, meta.Shape, meta.Size, first, n)
 	// Output: [1 2 3 4] [2 2] 4 0 1
 }
+
+// ExampleReader_Maxima sizes a buffer for any sample of a variable-size
+// field from the maxima the file records, without reading the samples.
+func ExampleReader_Maxima() {
+	dir, _ := os.MkdirTemp("", "dataset-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "img.ds")
+	schema := dataset.Schema{Fields: []dataset.Field{
+		dataset.Image("image", dataset.ImageOptions{Channels: 3}),
+		dataset.Bytes("caption"),
+	}}
+	w, _ := dataset.Create(path, schema)
+	w.Write(context.Background(), func(yield func(int, dataset.Sample) bool) {
+		_ = yield(0, dataset.Sample{"image": image.NewRGBA(image.Rect(0, 0, 8, 3)), "caption": "a wide one"}) &&
+			yield(1, dataset.Sample{"image": image.NewRGBA(image.Rect(0, 0, 2, 5)), "caption": "tall"})
+	})
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	r, err := dataset.Open(path) // checks the maxima against every sample's metadata
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	img, caption := r.Maxima(0), r.Maxima(1)
+	fmt.Println("image", img.Shape, img.Size, "bytes")
+	fmt.Println("caption", caption.Shape, caption.Size, "bytes")
+	// Output:
+	// image [5 8 3] 72 bytes
+	// caption [10] 10 bytes
+}

@@ -17,7 +17,10 @@ var magic = [8]byte{'G', 'O', 'J', 'I', 'T', 'D', 'S', 0}
 
 const (
 	// Version is the format version this package writes and reads.
-	Version = 1
+	// Version 2 added each field's maxima to its descriptor (see
+	// Reader.Maxima); files of version 1 are refused with an error saying
+	// to write them again.
+	Version = 2
 
 	headerSize = 160
 	descSize   = 64 // fixed part of a field descriptor, before the name
@@ -92,6 +95,9 @@ func decodeHeader(b []byte) (header, error) {
 		return h, fmt.Errorf("%w: starts with %q, want %q", ErrNotDataset, b[:8], magic[:])
 	}
 	h.version = le.Uint32(b[8:])
+	if h.version == 1 {
+		return h, fmt.Errorf("%w: format version 1, written before version 2 stored each field's maxima; write the file again with this version of gojit", ErrVersion)
+	}
 	if h.version != Version {
 		return h, fmt.Errorf("%w: format version %d, this reader knows version %d", ErrVersion, h.version, Version)
 	}
@@ -155,10 +161,37 @@ func layout(s Schema) (offsets []int, rowSize int) {
 	return offsets, rowSize
 }
 
-// encodeFields returns the field descriptor table.
-func encodeFields(s Schema, offsets []int) []byte {
+// maxima is what a field descriptor records about the largest value of
+// a Bytes, JSON or Image field over every sample (all zero without
+// samples): the largest stored size and, for an Image, the largest
+// height, width and channel count, each taken separately.
+type maxima struct {
+	size    uint64
+	h, w, c uint32
+}
+
+// add widens m to cover one sample's metadata row entry r of field f.
+func (m *maxima) add(f *Field, r []byte) {
+	switch f.Kind {
+	case KindBytes, KindJSON, KindImage:
+		m.size = max(m.size, le.Uint64(r[8:]))
+	}
+	if f.Kind == KindImage {
+		m.h = max(m.h, le.Uint32(r[16:]))
+		m.w = max(m.w, le.Uint32(r[20:]))
+		m.c = max(m.c, uint32(r[24]))
+	}
+}
+
+// encodeFields returns the field descriptor table; maxes is nil (all
+// zero) or holds each field's maxima.
+func encodeFields(s Schema, offsets []int, maxes []maxima) []byte {
 	var b []byte
 	for i, f := range s.Fields {
+		var m maxima
+		if maxes != nil {
+			m = maxes[i]
+		}
 		d := make([]byte, descSize+align(len(f.Name), 8))
 		d[0] = uint8(f.Kind)
 		if f.Kind == KindNDArray {
@@ -179,6 +212,13 @@ func encodeFields(s Schema, offsets []int) []byte {
 			d[17] = uint8(f.Image.Channels)
 			le.PutUint32(d[20:], uint32(f.Image.MaxRes))
 			le.PutUint32(d[24:], uint32(f.Image.Quality))
+			le.PutUint32(d[32:], m.h)
+			le.PutUint32(d[36:], m.w)
+			le.PutUint32(d[40:], m.c)
+			le.PutUint64(d[48:], m.size)
+		}
+		if f.Kind == KindBytes || f.Kind == KindJSON {
+			le.PutUint64(d[32:], m.size)
 		}
 		copy(d[descSize:], f.Name)
 		b = append(b, d...)
@@ -187,42 +227,43 @@ func encodeFields(s Schema, offsets []int) []byte {
 }
 
 // decodeFields parses n field descriptors from b, which must be used up
-// exactly, and checks them as Schema.Validate does, plus the stored row
-// offsets and sizes against the ones the schema implies.
-func decodeFields(b []byte, n int) (Schema, error) {
+// exactly, and checks them as Schema.Validate does; it returns each
+// field's maxima too (checked against the rows by Open).
+func decodeFields(b []byte, n int) (Schema, []maxima, error) {
 	var s Schema
+	maxes := make([]maxima, 0, n)
 	for i := range n {
 		if len(b) < descSize {
-			return s, fmt.Errorf("%w: field table ends inside descriptor %d", ErrCorrupt, i)
+			return s, nil, fmt.Errorf("%w: field table ends inside descriptor %d", ErrCorrupt, i)
 		}
 		d := b[:descSize]
 		nameLen := int(le.Uint16(d[4:]))
 		full := descSize + align(nameLen, 8)
 		if len(b) < full {
-			return s, fmt.Errorf("%w: field table ends inside the name of field %d", ErrCorrupt, i)
+			return s, nil, fmt.Errorf("%w: field table ends inside the name of field %d", ErrCorrupt, i)
 		}
 		name := string(b[descSize : descSize+nameLen])
 		f := Field{Name: name, Kind: Kind(d[0])}
 		if !utf8.ValidString(name) {
-			return s, fmt.Errorf("%w: field %d: name is not UTF-8", ErrCorrupt, i)
+			return s, nil, fmt.Errorf("%w: field %d: name is not UTF-8", ErrCorrupt, i)
 		}
 		switch f.Kind {
 		case KindNDArray:
 			dt, ok := dtypeOf(d[1])
 			if !ok {
-				return s, fmt.Errorf("%w: field %d (%q): unknown dtype code %d", ErrCorrupt, i, name, d[1])
+				return s, nil, fmt.Errorf("%w: field %d (%q): unknown dtype code %d", ErrCorrupt, i, name, d[1])
 			}
 			f.DType = dt
 			nd := int(d[2])
 			if nd > MaxDims {
-				return s, fmt.Errorf("%w: field %d (%q): %d dimensions, at most %d", ErrCorrupt, i, name, nd, MaxDims)
+				return s, nil, fmt.Errorf("%w: field %d (%q): %d dimensions, at most %d", ErrCorrupt, i, name, nd, MaxDims)
 			}
 			f.Shape = make([]int, nd)
 			for j := range f.Shape {
 				f.Shape[j] = int(le.Uint32(d[32+4*j:]))
 			}
 			if d[3] > 1 {
-				return s, fmt.Errorf("%w: field %d (%q): unknown flags %#x", ErrCorrupt, i, name, d[3])
+				return s, nil, fmt.Errorf("%w: field %d (%q): unknown flags %#x", ErrCorrupt, i, name, d[3])
 			}
 			f.Variable = d[3] == 1
 		case KindImage:
@@ -233,19 +274,27 @@ func decodeFields(b []byte, n int) (Schema, error) {
 				Quality:  int(le.Uint32(d[24:])),
 			}
 		}
+		var m maxima
+		switch f.Kind {
+		case KindBytes, KindJSON:
+			m.size = le.Uint64(d[32:])
+		case KindImage:
+			m = maxima{h: le.Uint32(d[32:]), w: le.Uint32(d[36:]), c: le.Uint32(d[40:]), size: le.Uint64(d[48:])}
+		}
+		maxes = append(maxes, m)
 		if err := checkDescriptorZeros(b[:full], f, nameLen); err != nil {
-			return s, fmt.Errorf("%w: field %d (%q): %v", ErrCorrupt, i, name, err)
+			return s, nil, fmt.Errorf("%w: field %d (%q): %v", ErrCorrupt, i, name, err)
 		}
 		s.Fields = append(s.Fields, f)
 		b = b[full:]
 	}
 	if len(b) != 0 {
-		return s, fmt.Errorf("%w: %d bytes after the last field descriptor", ErrCorrupt, len(b))
+		return s, nil, fmt.Errorf("%w: %d bytes after the last field descriptor", ErrCorrupt, len(b))
 	}
 	if err := s.Validate(); err != nil {
-		return s, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		return s, nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	return s, nil
+	return s, maxes, nil
 }
 
 // checkRowLayout compares the row offsets and sizes stored in the field
@@ -267,13 +316,15 @@ func isPow2(n uint64) bool { return n != 0 && bits.OnesCount64(n) == 1 }
 // kind does not use, the reserved bytes and the name's padding are zero.
 func checkDescriptorZeros(d []byte, f Field, nameLen int) error {
 	unused := [][2]int{{6, 8}, {18, 20}, {28, 32}, {descSize + nameLen, len(d)}}
-	if f.Kind == KindNDArray {
+	switch f.Kind {
+	case KindNDArray:
 		unused = append(unused, [2]int{16, 28}, [2]int{32 + 4*len(f.Shape), 64})
-	} else {
-		unused = append(unused, [2]int{1, 4}, [2]int{32, 64})
-		if f.Kind != KindImage {
-			unused = append(unused, [2]int{16, 28})
-		}
+	case KindImage:
+		unused = append(unused, [2]int{1, 4}, [2]int{44, 48}, [2]int{56, 64})
+	case KindBytes, KindJSON:
+		unused = append(unused, [2]int{1, 4}, [2]int{16, 28}, [2]int{40, 64})
+	default:
+		unused = append(unused, [2]int{1, 4}, [2]int{16, 28}, [2]int{32, 64})
 	}
 	for _, r := range unused {
 		for j := r[0]; j < r[1]; j++ {

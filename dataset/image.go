@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	stddraw "image/draw"
+	"slices"
 
 	"golang.org/x/image/draw"
 )
@@ -53,7 +54,9 @@ func appendPixels(dst []byte, img image.Image, c, maxRes int) ([]byte, int, int,
 	tw, th := scaledSize(w, h, maxRes)
 	r := image.Rect(0, 0, tw, th)
 	start := len(dst)
-	dst = append(dst, make([]byte, tw*th*c)...)
+	// Every path below writes every byte of out, so it is not zeroed
+	// first (that was a tenth of a raw write's CPU time).
+	dst = slices.Grow(dst, tw*th*c)[:start+tw*th*c]
 	out := dst[start:]
 	scaled := tw != w || th != h
 	switch c {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gojit/gojit"
+	ijpeg "github.com/gojit/gojit/internal/jpeg"
 )
 
 func TestScaledSize(t *testing.T) {
@@ -100,13 +101,13 @@ func TestJPEG(t *testing.T) {
 			}
 		}
 	}
-	if _, _, _, err := jpegSize([]byte("not a jpeg")); err == nil {
-		t.Error("jpegSize accepted garbage")
+	if _, _, _, err := ijpeg.Header([]byte("not a jpeg")); err == nil {
+		t.Error("jpeg.Header accepted garbage")
 	}
 	pix := make([]byte, 48*32*3)
 	raw, _, _ := r.AppendRaw(nil, 0, 0)
-	if err := decodeJPEG(pix, raw[:len(raw)/2], 48, 32, 3); err == nil {
-		t.Errorf("decodeJPEG of a truncated JPEG (%s) gave no error", jpegBackend)
+	if err := ijpeg.Decode(pix, raw[:len(raw)/2], 48, 32, 3); err == nil {
+		t.Errorf("jpeg.Decode of a truncated JPEG (%s) gave no error", ijpeg.Backend)
 	}
 }
 

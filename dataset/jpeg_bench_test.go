@@ -3,6 +3,8 @@ package dataset
 import (
 	"bytes"
 	"image/jpeg"
+
+	ijpeg "github.com/gojit/gojit/internal/jpeg"
 	"testing"
 )
 
@@ -12,14 +14,14 @@ func BenchmarkDecodeJPEG(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	data, err := encodeJPEG(nil, pix, w, h, 3, 90)
+	data, err := ijpeg.Encode(nil, pix, w, h, 3, 90)
 	if err != nil {
 		b.Fatal(err)
 	}
 	dst := make([]byte, len(pix))
 	b.SetBytes(int64(len(pix)))
 	for b.Loop() {
-		if err := decodeJPEG(dst, data, w, h, 3); err != nil {
+		if err := ijpeg.Decode(dst, data, w, h, 3); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -32,7 +34,7 @@ func BenchmarkDecodeJPEGStdlib(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	data, err := encodeJPEG(nil, pix, w, h, 3, 90)
+	data, err := ijpeg.Encode(nil, pix, w, h, 3, 90)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,8 +6,11 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Reader reads a dataset file. Open validates the header and every table
@@ -16,9 +19,12 @@ import (
 // damaged file gives errors, never a crash or a read outside the file.
 // A Reader is safe for concurrent use.
 //
-// The file must not be changed while it is open: a memory-mapped file
-// that another process truncates makes later reads fault (SIGBUS), as
-// with any mapping; WithPread turns that into I/O or checksum errors.
+// The file must not be changed while it is open. A memory-mapped file
+// that another process truncates would make later reads fault (SIGBUS);
+// the Reader catches that fault on the reading goroutine
+// (runtime/debug.SetPanicOnFault) and returns an ErrTruncated error
+// naming the file and sample instead. With WithPread a truncated file
+// gives I/O or checksum errors.
 // Datasets are written under a temporary name and renamed, so writing a
 // new version of a file never changes one that is open.
 type Reader struct {
@@ -28,6 +34,7 @@ type Reader struct {
 	h      header
 	schema Schema
 	rowOff []int
+	maxes  []maxima // each field's, as stored and checked against the rows
 
 	mapped []byte // the whole file, when memory-mapped
 	cache  *pageCache
@@ -111,7 +118,7 @@ func open(path string, f *os.File, cfg openConfig) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.schema, err = decodeFields(ft, int(h.fieldCount)); err != nil {
+	if r.schema, r.maxes, err = decodeFields(ft, int(h.fieldCount)); err != nil {
 		return nil, err
 	}
 	offsets, rowSize, err := checkRowLayout(ft, r.schema)
@@ -132,6 +139,9 @@ func open(path string, f *os.File, cfg openConfig) (*Reader, error) {
 		return nil, err
 	}
 	if err := r.checkTables(); err != nil {
+		return nil, err
+	}
+	if err := r.checkMaxima(); err != nil {
 		return nil, err
 	}
 	r.ok = make([]atomic.Uint64, (h.pageCount+63)/64)
@@ -227,6 +237,65 @@ func (r *Reader) checkTables() error {
 		}
 	}
 	return nil
+}
+
+// checkMaxima checks each field's stored maxima against the field's
+// declaration and against every metadata row: a stored maximum must be
+// exactly the largest value the rows hold, so that a loader may size its
+// buffers by it without reading the samples.
+func (r *Reader) checkMaxima() error {
+	fields := r.schema.Fields
+	real := make([]maxima, len(fields))
+	for i := range int(r.h.sampleCount) {
+		row := r.meta[i*int(r.h.rowSize):]
+		for f := range fields {
+			if k := fields[f].Kind; k == KindBytes || k == KindJSON || k == KindImage {
+				real[f].add(&fields[f], row[r.rowOff[f]:])
+			}
+		}
+	}
+	for f := range fields {
+		fd := &fields[f]
+		if m, got := r.maxes[f], real[f]; m != got {
+			what := fmt.Sprintf("largest size %d", m.size)
+			if fd.Kind == KindImage {
+				what += fmt.Sprintf(", height %d, width %d, channels %d", m.h, m.w, m.c)
+			}
+			real := fmt.Sprintf("%d, %d, %d, %d", got.size, got.h, got.w, got.c)
+			return fmt.Errorf("%w: field %d (%q): descriptor states %s; the samples have (size, height, width, channels) %s", ErrCorrupt, f, fd.Name, what, real)
+		}
+	}
+	return nil
+}
+
+// Maxima is the largest value of a field over every sample of a file,
+// as its field descriptor records it (Open checks it against every
+// sample's metadata), so that a loader can size buffers without reading
+// the samples.
+type Maxima struct {
+	// Shape is the largest shape: an Image's [height, width, channels]
+	// (each the largest separately), a Bytes or JSON field's [size], an
+	// NDArray's declared shape or maximum shape; nil for Int and Float.
+	// All zero in a file without samples.
+	Shape []int
+	// Size is the largest number of bytes stored for one sample (the
+	// encoded size for a JPEG image); 0 for Int and Float.
+	Size int
+}
+
+// Maxima returns field f's maxima; it panics if f is out of range.
+func (r *Reader) Maxima(f int) Maxima {
+	fd := &r.schema.Fields[f]
+	m := r.maxes[f]
+	switch fd.Kind {
+	case KindBytes, KindJSON:
+		return Maxima{Shape: []int{int(m.size)}, Size: int(m.size)}
+	case KindImage:
+		return Maxima{Shape: []int{int(m.h), int(m.w), int(m.c)}, Size: int(m.size)}
+	case KindNDArray:
+		return Maxima{Shape: slices.Clone(fd.Shape), Size: fd.fixedBytes()}
+	}
+	return Maxima{}
 }
 
 // Len returns the number of samples.
@@ -368,7 +437,26 @@ func (r *Reader) AppendRawInto(dst []byte, i, f int, m *FieldMeta) ([]byte, erro
 
 // appendData appends file bytes [off, off+size), which lie inside sample
 // i's validated allocation, verifying the pages they are on.
-func (r *Reader) appendData(dst []byte, i int, field string, off int64, size int) ([]byte, error) {
+func (r *Reader) appendData(dst []byte, i int, field string, off int64, size int) (_ []byte, err error) {
+	if r.mapped != nil {
+		// A mapped file truncated (or shrunk) after Open makes the read
+		// fault (SIGBUS): let the fault panic on this goroutine and turn
+		// it into an error here, instead of crashing the program.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if v := recover(); v != nil {
+				f, ok := v.(interface{ Addr() uintptr })
+				if !ok {
+					panic(v)
+				}
+				at := int64(-1)
+				if base := uintptr(unsafe.Pointer(unsafe.SliceData(r.mapped))); f.Addr() >= base {
+					at = int64(f.Addr() - base)
+				}
+				err = sampleErr(r.path, i, field, fmt.Errorf("%w: reading the memory-mapped file faulted at file offset %d: the file was truncated or changed after Open", ErrTruncated, at))
+			}
+		}()
+	}
 	ps := int64(r.h.pageSize)
 	dataOff := int64(r.h.dataOff)
 	for size > 0 {

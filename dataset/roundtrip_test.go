@@ -210,3 +210,52 @@ func TestRoundTripEveryKind(t *testing.T) {
 var _ = json.Valid
 var _ = errors.Is
 var _ = os.Remove
+
+// TestMaxima compares each field's stored maxima with the largest values
+// read back sample by sample.
+func TestMaxima(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.ds")
+	const n = 23
+	writeFile(t, path, testSchema(), n, testSample, WithPageSize(MinPageSize))
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for f, fd := range r.Schema().Fields {
+		var shape []int
+		size := 0
+		for i := range n {
+			raw, m, err := r.AppendRaw(nil, i, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			size = max(size, len(raw))
+			s := m.Shape
+			if fd.Kind == KindBytes || fd.Kind == KindJSON {
+				s = []int{len(raw)}
+			}
+			if shape == nil {
+				shape = make([]int, len(s))
+			}
+			for j, d := range s {
+				shape[j] = max(shape[j], d)
+			}
+		}
+		got := r.Maxima(f)
+		switch fd.Kind {
+		case KindInt, KindFloat:
+			if got.Shape != nil || got.Size != 0 {
+				t.Errorf("field %q: Maxima %+v, want zero", fd.Name, got)
+			}
+		case KindNDArray:
+			if !slices.Equal(got.Shape, fd.Shape) || got.Size < size {
+				t.Errorf("field %q: Maxima %+v, want the declared shape %v and size >= %d", fd.Name, got, fd.Shape, size)
+			}
+		default:
+			if !slices.Equal(got.Shape, shape) || got.Size != size {
+				t.Errorf("field %q: Maxima %+v, the samples have shape %v and size %d", fd.Name, got, shape, size)
+			}
+		}
+	}
+}

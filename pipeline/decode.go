@@ -38,7 +38,7 @@ type decoder struct {
 	kinds   []dataset.Kind
 	declare func(in State) (Decl, error)
 	// max, if not nil, bounds a variable-size field's stored values (Bytes,
-	// JSON, Image without MaxRes) instead of a scan of the file.
+	// JSON, Image without MaxRes) instead of the file's recorded maxima.
 	max []int
 	// direct means the decoded value is the stored bytes: the loader reads
 	// them into the decoder's memory, and Run finds Raw already there.
@@ -105,9 +105,9 @@ func DecodeBytes() Op {
 	}, nil, true}
 }
 
-// DecodeBytesMax is DecodeBytes with a maximum length: NewLoader then
-// does not read the whole field to find the longest value, and a longer
-// value is an error naming its sample.
+// DecodeBytesMax is DecodeBytes with a maximum length, used instead of
+// the longest value the file records (so that batches from different
+// files have one shape); a longer value is an error naming its sample.
 func DecodeBytesMax(n int) Op {
 	d := DecodeBytes().(decoder)
 	d.max = []int{max(n, 0)}
@@ -180,9 +180,10 @@ func rawImage(op Op, f *dataset.Field) bool {
 }
 
 // DecodeImageMax is DecodeImage with a maximum height, width and channel
-// count, for a field written without MaxRes: NewLoader then does not read
-// the whole field to find the largest image, and a larger image is an
-// error naming its sample. A field's MaxRes, when set, takes precedence.
+// count, for a field written without MaxRes, used instead of the largest
+// image the file records (so that batches from different files have one
+// shape); a larger image is an error naming its sample. A field's MaxRes,
+// when set, takes precedence.
 func DecodeImageMax(h, w, c int) Op {
 	d := DecodeImage().(decoder)
 	d.max = []int{max(h, 0), max(w, 0), max(c, 0)}
@@ -191,8 +192,8 @@ func DecodeImageMax(h, w, c int) Op {
 
 // DecodeImage decodes an Image field (raw pixels or JPEG) to a
 // variable-size Uint8 array [height, width, channels] of interleaved
-// pixels. JPEG is decoded by the dataset package's decoder (libjpeg-turbo,
-// or image/jpeg without cgo).
+// pixels. JPEG is decoded by internal/jpeg, through package dataset
+// (libjpeg-turbo, or image/jpeg without cgo).
 func DecodeImage() Op {
 	return decoder{"DecodeImage", []dataset.Kind{dataset.KindImage}, func(in State) (Decl, error) {
 		return array(in, func(s *Sample) error {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"log/slog"
 	"runtime"
 	"slices"
 	"sync"
@@ -165,7 +164,11 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 		return nil, fmt.Errorf("pipeline: %s: no samples to load (the file has %d, Indices %d)", path, n, len(cfg.Indices))
 	}
 	schema := r.Schema()
-	plans, bufs, err := buildPlans(path, schema, cfg.Fields, cfg.Seed, func(f int) ([]int, error) { return measure(r, f) })
+	plans, bufs, err := buildPlans(path, schema, cfg.Fields, cfg.Seed, func(f int) ([]int, error) {
+		// The file's descriptors record every field's maxima (checked by
+		// Open against every sample), so nothing is read to size buffers.
+		return r.Maxima(f).Shape, nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -201,41 +204,6 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 	}
 	return l, nil
 }
-
-// measure returns the largest stored size (Bytes, JSON) or image shape
-// of field f over the whole file.
-func measure(r *dataset.Reader, f int) ([]int, error) {
-	if r.Len() >= measureLogAt {
-		slog.Info("pipeline: reading a whole field to find its largest value (DecodeBytesMax or DecodeImageMax give it instead)",
-			"file", r.Path(), "field", r.Schema().Fields[f].Name, "samples", r.Len())
-	}
-	var m dataset.FieldMeta
-	var buf []byte
-	var out []int
-	var err error
-	for i := range r.Len() {
-		if buf, err = r.AppendRawInto(buf[:0], i, f, &m); err != nil {
-			return nil, err
-		}
-		if len(m.Shape) == 0 {
-			m.Shape = append(m.Shape, m.Size)
-		}
-		if out == nil {
-			out = make([]int, len(m.Shape))
-		}
-		for j, d := range m.Shape {
-			out[j] = max(out[j], d)
-		}
-	}
-	if out == nil {
-		out = []int{0}
-	}
-	return out, nil
-}
-
-// measureLogAt is the sample count from which measure logs what it does,
-// since it then takes a noticeable time.
-const measureLogAt = 100_000
 
 // Len returns the number of batches per epoch on this rank.
 func (l *Loader) Len() int { return l.nBatches }

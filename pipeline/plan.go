@@ -50,8 +50,9 @@ type buffer struct {
 }
 
 // storedState returns the state of a field's stored bytes: the dtype and
-// (maximum) shape its decoder produces. maxOf measures the largest stored
-// value when the schema does not bound it.
+// (maximum) shape its decoder produces. maxOf gives the largest stored
+// value of a Bytes, JSON or Image field without MaxRes (from the file's
+// descriptors, or the decoder's declared bound).
 func storedState(f *dataset.Field, maxOf func() ([]int, error)) (State, error) {
 	st := State{Stored: f}
 	switch f.Kind {
@@ -64,6 +65,8 @@ func storedState(f *dataset.Field, maxOf func() ([]int, error)) (State, error) {
 	case dataset.KindBytes, dataset.KindJSON, dataset.KindImage:
 		st.DType, st.Variable = gojit.Uint8, true
 		if f.Kind == dataset.KindImage && f.Image.MaxRes > 0 {
+			// The declared bound, not the file's maxima: batches of every
+			// file of this schema then have one shape.
 			c := f.Image.Channels
 			if c == 0 {
 				c = 4
@@ -179,7 +182,7 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 		f := &schema.Fields[p.field]
 		in, err := storedState(f, func() ([]int, error) {
 			if d, ok := p.ops[0].(decoder); ok && d.max != nil {
-				return d.max, nil // the decoder's bound spares the scan
+				return d.max, nil // the decoder's bound wins over the file's
 			}
 			return maxOf(p.field)
 		})

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -479,4 +480,71 @@ func TestNoBatches(t *testing.T) {
 	if n := collect(t, l.Epochs(context.Background(), 0, 3), func(*Batch) {}); n != 0 || l.Len() != 0 {
 		t.Fatalf("%d batches (Len %d), want 0", n, l.Len())
 	}
+}
+
+// TestMaximaFromFile: a field without a declared bound gets its buffer
+// size from the maxima the file records, without reading any sample: a
+// damaged data page does not stop NewLoader (the old whole-field scan
+// read it), and is reported when the epoch reads it.
+func TestMaximaFromFile(t *testing.T) {
+	path := writeTestFile(t, 12, false) // blob i holds 2*(i%6) bytes: at most 10
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := bytes.Index(b, []byte(strings.Repeat("ab", 5)))
+	if k < 0 {
+		t.Fatal("sample 5's blob not found in the file")
+	}
+	b[k] = 'X'
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLoader(path, Config{BatchSize: 12, Fields: map[string][]Op{"blob": nil}})
+	if err != nil {
+		t.Fatalf("NewLoader read a sample's data: %v", err)
+	}
+	defer l.Close()
+	if st, _ := l.State("blob"); !slices.Equal(st.Shape, []int{10}) {
+		t.Fatalf("blob state %s, want [<=10] from the file's maxima", st)
+	}
+	var got error
+	for _, err := range l.Epoch(context.Background(), 0) {
+		if err != nil {
+			got = err
+		}
+	}
+	if !errors.Is(got, dataset.ErrChecksum) {
+		t.Fatalf("epoch over a damaged page: %v, want a checksum error", got)
+	}
+}
+
+// TestTruncatedWhileLoading truncates the memory-mapped file under a
+// loader: the epoch ends with an error naming the file and a sample
+// (dataset.ErrTruncated), not a SIGBUS that kills the process.
+func TestTruncatedWhileLoading(t *testing.T) {
+	path := writeRawFile(t, t.TempDir(), 64, 1000, dataset.MinPageSize) // 4 samples a page
+	l, err := NewLoader(path, Config{BatchSize: 8, Workers: 2, Fields: map[string][]Op{"x": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// Keep the header's page and the first 8 data pages (samples 0-31).
+	if err := os.Truncate(path, 9*dataset.MinPageSize); err != nil {
+		t.Fatal(err)
+	}
+	var got error
+	batches := 0
+	for _, err := range l.Epoch(context.Background(), 0) {
+		if err != nil {
+			got = err
+			break
+		}
+		batches++
+	}
+	var se *SampleError
+	if !errors.As(got, &se) || !errors.Is(got, dataset.ErrTruncated) || !strings.Contains(got.Error(), path) || se.Index < 32 || batches != 4 {
+		t.Fatalf("after %d batches: %v; want a truncation error naming %s and a sample from 32 on after 4 batches", batches, got, path)
+	}
+	t.Log(got)
 }

@@ -349,6 +349,11 @@ func datasetInfo(args []string, stdout, stderr io.Writer) int {
 		Channels int    `json:"channels,omitempty"`
 		MaxRes   int    `json:"max_res,omitempty"`
 		Quality  int    `json:"quality,omitempty"`
+		// The largest value over the samples, as the file records it:
+		// an image's [height, width, channels] or a Bytes or JSON field's
+		// [bytes], and the largest stored bytes of one sample.
+		MaxShape []int `json:"max_shape,omitempty"`
+		MaxBytes int   `json:"max_bytes,omitempty"`
 	}
 	info := struct {
 		Path     string      `json:"path"`
@@ -359,8 +364,12 @@ func datasetInfo(args []string, stdout, stderr io.Writer) int {
 		Bytes    int64       `json:"bytes"`
 		Fields   []fieldInfo `json:"fields"`
 	}{file, dataset.Version, r.Len(), r.PageSize(), r.NumPages(), st.Size(), nil}
-	for _, f := range r.Schema().Fields {
+	for i, f := range r.Schema().Fields {
 		fi := fieldInfo{Name: f.Name, Kind: f.Kind.String()}
+		if k := f.Kind; k == dataset.KindBytes || k == dataset.KindJSON || k == dataset.KindImage {
+			m := r.Maxima(i)
+			fi.MaxShape, fi.MaxBytes = m.Shape, m.Size
+		}
 		switch f.Kind {
 		case dataset.KindNDArray:
 			fi.DType, fi.Shape, fi.Variable = f.DType.String(), f.Shape, f.Variable
@@ -386,9 +395,12 @@ func datasetInfo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s: gojit dataset, format version %d\n", file, info.Version)
 	fmt.Fprintf(stdout, "samples    %d\npages      %d of %d bytes\nfile size  %d bytes\nfields:\n", info.Samples, info.Pages, info.PageSize, info.Bytes)
 	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
-	for _, f := range r.Schema().Fields {
+	for i, f := range r.Schema().Fields {
 		desc := strings.TrimSpace(strings.TrimPrefix(f.String(), fmt.Sprintf("%s %q", f.Kind, f.Name)))
 		line := fmt.Sprintf("  %s\t%s\t%s", f.Name, f.Kind, desc)
+		if m := info.Fields[i]; m.MaxShape != nil {
+			line += fmt.Sprintf("\tlargest %v, %d bytes", m.MaxShape, m.MaxBytes)
+		}
 		fmt.Fprintln(tw, strings.TrimRight(line, "\t"))
 	}
 	tw.Flush()

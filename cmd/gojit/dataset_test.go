@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,7 +101,7 @@ func TestDatasetFromImages(t *testing.T) {
 	}
 
 	code, stdout, _ = gojitRun(t, "dataset", "info", out)
-	wantContains(t, "info", stdout, "samples    3", "image", "jpeg, source channels, max 16, quality 95", "label")
+	wantContains(t, "info", stdout, "samples    3", "image", "jpeg, source channels, max 16, quality 95", "largest [16 ", "label")
 	if code != exitOK {
 		t.Errorf("info exited %d", code)
 	}
@@ -109,7 +110,9 @@ func TestDatasetFromImages(t *testing.T) {
 		Samples int `json:"samples"`
 		Fields  []struct {
 			Name, Kind, Encoding string
-			MaxRes               int `json:"max_res"`
+			MaxRes               int   `json:"max_res"`
+			MaxShape             []int `json:"max_shape"`
+			MaxBytes             int   `json:"max_bytes"`
 		} `json:"fields"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &info); err != nil || code != exitOK {
@@ -117,6 +120,21 @@ func TestDatasetFromImages(t *testing.T) {
 	}
 	if info.Samples != 3 || len(info.Fields) != 2 || info.Fields[0].Encoding != "jpeg" || info.Fields[0].MaxRes != 16 || info.Fields[1].Kind != "int" {
 		t.Errorf("info --json = %+v", info)
+	}
+	// The recorded maxima against the images read back.
+	wantMax, wantBytes := []int{0, 0, 0}, 0
+	for i := range 3 {
+		raw, m, err := r.AppendRaw(nil, i, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range wantMax {
+			wantMax[j] = max(wantMax[j], m.Shape[j])
+		}
+		wantBytes = max(wantBytes, len(raw))
+	}
+	if f := info.Fields[0]; !slices.Equal(f.MaxShape, wantMax) || f.MaxBytes != wantBytes {
+		t.Errorf("info --json: image maxima %v, %d bytes; the samples have %v, %d", f.MaxShape, f.MaxBytes, wantMax, wantBytes)
 	}
 	code, stdout, _ = gojitRun(t, "dataset", "verify", out)
 	if code != exitOK {

@@ -1,6 +1,6 @@
 //go:build !cgo || noturbojpeg
 
-package dataset
+package jpeg
 
 import (
 	"bytes"
@@ -9,17 +9,18 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/jpeg"
+	stdjpeg "image/jpeg"
 )
 
-// jpegBackend names the JPEG codec in this build.
-const jpegBackend = "image/jpeg"
+// Backend names the JPEG codec in this build: "libjpeg-turbo" or
+// "image/jpeg".
+const Backend = "image/jpeg"
 
-// encodeJPEG compresses interleaved 8-bit pixels (c = 1 gray or 3 RGB,
+// Encode compresses interleaved 8-bit pixels (c = 1 gray or 3 RGB,
 // rows top to bottom) at quality 1..100 and appends the JPEG to dst.
 // RGB is subsampled 4:2:0, gray is stored as one component: the same
 // semantics as the libjpeg-turbo build, through Go's image/jpeg.
-func encodeJPEG(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
+func Encode(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
 	if len(pix) != w*h*c || w <= 0 || h <= 0 {
 		return dst, fmt.Errorf("jpeg: %d bytes for %dx%dx%d pixels", len(pix), h, w, c)
 	}
@@ -34,31 +35,31 @@ func encodeJPEG(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
 		img = rgba
 	}
 	buf := bytes.NewBuffer(dst)
-	if err := jpeg.Encode(buf, img, &jpeg.Options{Quality: quality}); err != nil {
+	if err := stdjpeg.Encode(buf, img, &stdjpeg.Options{Quality: quality}); err != nil {
 		return dst, fmt.Errorf("jpeg: encoding: %v", err)
 	}
 	return buf.Bytes(), nil
 }
 
-// jpegSize returns a JPEG's width and height and whether it is grayscale.
-func jpegSize(data []byte) (w, h int, gray bool, err error) {
+// Header returns a JPEG's width and height and whether it is grayscale.
+func Header(data []byte) (w, h int, gray bool, err error) {
 	if len(data) == 0 {
 		return 0, 0, false, errors.New("jpeg: empty data")
 	}
-	cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
+	cfg, err := stdjpeg.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("jpeg: %v", err)
 	}
 	return cfg.Width, cfg.Height, cfg.ColorModel == color.GrayModel, nil
 }
 
-// decodeJPEG decompresses data into dst, which holds exactly w*h*c bytes
+// Decode decompresses data into dst, which holds exactly w*h*c bytes
 // (c = 1 or 3); the JPEG must be w by h.
-func decodeJPEG(dst, data []byte, w, h, c int) error {
+func Decode(dst, data []byte, w, h, c int) error {
 	if len(dst) != w*h*c || (c != 1 && c != 3) {
 		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
 	}
-	img, err := jpeg.Decode(bytes.NewReader(data))
+	img, err := stdjpeg.Decode(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("jpeg: decoding: %v", err)
 	}
@@ -75,5 +76,15 @@ func decodeJPEG(dst, data []byte, w, h, c int) error {
 	for i, j := 0, 0; i < len(dst); i, j = i+3, j+4 {
 		dst[i], dst[i+1], dst[i+2] = rgba.Pix[j], rgba.Pix[j+1], rgba.Pix[j+2]
 	}
+	return nil
+}
+
+// decodeRegion decodes the whole image and resamples src from it.
+func decodeRegion(dst, data []byte, src image.Rectangle, iw, ih, w, h, c int) error {
+	buf := make([]byte, iw*ih*c)
+	if err := Decode(buf, data, iw, ih, c); err != nil {
+		return err
+	}
+	resample(dst, w, h, buf, iw, ih, c, rect{float64(src.Min.X), float64(src.Min.Y), float64(src.Max.X), float64(src.Max.Y)})
 	return nil
 }

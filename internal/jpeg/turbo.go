@@ -1,0 +1,304 @@
+//go:build cgo && !noturbojpeg
+
+package jpeg
+
+/*
+#cgo LDFLAGS: -lturbojpeg -ljpeg
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <turbojpeg.h>
+#include <jpeglib.h>
+
+// The libjpeg API (for cropping and DCT scaling, which TurboJPEG 2.1
+// lacks) reports errors through error_exit, which must not return: it
+// longjmps back to gojit_jpeg_region with the message. Warnings (such as
+// a truncated stream) are errors too, as TJFLAG_STOPONWARNING makes them
+// for the TurboJPEG calls.
+struct gojit_jerr {
+	struct jpeg_error_mgr pub;
+	jmp_buf jb;
+	char *msg;
+};
+
+static void gojit_jerr_exit(j_common_ptr ci) {
+	struct gojit_jerr *e = (struct gojit_jerr *)ci->err;
+	char m[JMSG_LENGTH_MAX];
+	(*ci->err->format_message)(ci, m);
+	snprintf(e->msg, 256, "%s", m);
+	longjmp(e->jb, 1);
+}
+
+static void gojit_jerr_emit(j_common_ptr ci, int level) {
+	if (level < 0) {
+		gojit_jerr_exit(ci);
+	}
+}
+
+// gojit_jpeg_region decodes rows [y0, y1) and at least columns [x0, x1)
+// of the JPEG scaled by num/8 (coordinates in the scaled image, which must
+// be sw by sh), as c channels, into a malloc'd buffer *buf of *bw by
+// y1-y0 pixels whose first column is column *bx of the scaled image.
+// It returns 0, or -1 with msg set (and *buf freed).
+static int gojit_jpeg_region(const unsigned char *data, unsigned long size, int c, int num, int sw, int sh,
+                             int x0, int y0, int x1, int y1, unsigned char **buf, int *bx, int *bw, char *msg) {
+	struct jpeg_decompress_struct ci;
+	struct gojit_jerr err;
+	*buf = NULL;
+	ci.err = jpeg_std_error(&err.pub);
+	err.pub.error_exit = gojit_jerr_exit;
+	err.pub.emit_message = gojit_jerr_emit;
+	err.msg = msg;
+	if (setjmp(err.jb)) {
+		jpeg_destroy_decompress(&ci);
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	jpeg_create_decompress(&ci);
+	jpeg_mem_src(&ci, data, size);
+	jpeg_read_header(&ci, TRUE);
+	ci.out_color_space = c == 1 ? JCS_GRAYSCALE : JCS_RGB;
+	ci.scale_num = num;
+	ci.scale_denom = 8;
+	jpeg_start_decompress(&ci);
+	if ((int)ci.output_width != sw || (int)ci.output_height != sh || ci.output_components != c) {
+		snprintf(msg, 256, "scaled by %d/8 to %dx%dx%d, expected %dx%dx%d", num, (int)ci.output_height,
+		         (int)ci.output_width, ci.output_components, sh, sw, c);
+		jpeg_destroy_decompress(&ci);
+		return -1;
+	}
+	JDIMENSION xoff = x0, width = x1 - x0;
+	if (x0 > 0 || x1 < sw) {
+		jpeg_crop_scanline(&ci, &xoff, &width); // widens to iMCU boundaries
+	}
+	*bx = xoff;
+	*bw = width;
+	*buf = malloc((size_t)width * c * (y1 - y0));
+	if (*buf == NULL) {
+		snprintf(msg, 256, "out of memory");
+		jpeg_destroy_decompress(&ci);
+		return -1;
+	}
+	if (y0 > 0 && jpeg_skip_scanlines(&ci, y0) != (JDIMENSION)y0) {
+		snprintf(msg, 256, "could not skip %d rows", y0);
+		longjmp(err.jb, 1);
+	}
+	for (int y = y0; y < y1; y++) {
+		JSAMPROW row = *buf + (size_t)(y - y0) * width * c;
+		if (jpeg_read_scanlines(&ci, &row, 1) != 1) {
+			snprintf(msg, 256, "image ends at row %d", y);
+			longjmp(err.jb, 1);
+		}
+	}
+	jpeg_abort_decompress(&ci);
+	jpeg_destroy_decompress(&ci);
+	return 0;
+}
+
+static int gojit_tj_encode(tjhandle t, const unsigned char *pix, int w, int h, int c, int quality,
+                           unsigned char **out, unsigned long *size, char *msg, int msglen) {
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	int ss = c == 1 ? TJSAMP_GRAY : TJSAMP_420;
+	*out = NULL;
+	*size = 0;
+	int r = tjCompress2(t, pix, w, w * c, h, pf, out, size, ss, quality, 0);
+	if (r != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+	}
+	return r;
+}
+
+static int gojit_tj_header(tjhandle t, const unsigned char *jpeg, unsigned long size, int *w, int *h, int *gray,
+                           char *msg, int msglen) {
+	int ss, cs;
+	int r = tjDecompressHeader3(t, jpeg, size, w, h, &ss, &cs);
+	if (r != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+	}
+	*gray = cs == TJCS_GRAY;
+	return r;
+}
+
+// gojit_tj_decode checks that the JPEG is w by h, then decodes it into dst
+// as c channels. It returns 0, -1 with msg set, or -2 when the size
+// differs (*jw, *jh).
+static int gojit_tj_decode(tjhandle t, const unsigned char *jpeg, unsigned long size, unsigned char *dst,
+                           int w, int h, int c, int *jw, int *jh, char *msg, int msglen) {
+	int gray;
+	if (gojit_tj_header(t, jpeg, size, jw, jh, &gray, msg, msglen) != 0) {
+		return -1;
+	}
+	if (*jw != w || *jh != h) {
+		return -2;
+	}
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	if (tjDecompress2(t, jpeg, size, dst, w, w * c, h, pf, TJFLAG_STOPONWARNING) != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+		return -1;
+	}
+	return 0;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"runtime"
+	"unsafe"
+)
+
+// Backend names the JPEG codec in this build: "libjpeg-turbo" or
+// "image/jpeg".
+const Backend = "libjpeg-turbo"
+
+// Encode compresses interleaved 8-bit pixels (c = 1 gray or 3 RGB,
+// rows top to bottom) at quality 1..100 and appends the JPEG to dst.
+// RGB is subsampled 4:2:0, gray is stored as one component.
+func Encode(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
+	if len(pix) != w*h*c || w <= 0 || h <= 0 {
+		return dst, fmt.Errorf("jpeg: %d bytes for %dx%dx%d pixels", len(pix), h, w, c)
+	}
+	t, err := compressors.get()
+	if err != nil {
+		return dst, err
+	}
+	defer compressors.put(t)
+	var out *C.uchar
+	var size C.ulong
+	r := C.gojit_tj_encode(t.h, (*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(c), C.int(quality), &out, &size, t.msg, msgLen)
+	if out != nil {
+		defer C.tjFree(out)
+	}
+	if r != 0 {
+		return dst, fmt.Errorf("jpeg: encoding: %s", C.GoString(t.msg))
+	}
+	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(out)), int(size))...), nil
+}
+
+// handle is a TurboJPEG compressor or decompressor with a C buffer for
+// its error message. Creating one costs about as much as coding a small
+// image, so they are kept in bounded pools.
+type handle struct {
+	h   C.tjhandle
+	msg *C.char
+}
+
+const msgLen = 256
+
+// handlePool holds idle handles of one kind; one returned beyond its
+// capacity is destroyed.
+type handlePool struct {
+	idle     chan *handle
+	compress bool
+}
+
+var (
+	compressors   = handlePool{idle: make(chan *handle, 2*runtime.GOMAXPROCS(0)), compress: true}
+	decompressors = handlePool{idle: make(chan *handle, 4*runtime.GOMAXPROCS(0))}
+)
+
+func (p *handlePool) get() (*handle, error) {
+	select {
+	case t := <-p.idle:
+		return t, nil
+	default:
+	}
+	var h C.tjhandle
+	if p.compress {
+		h = C.tjInitCompress()
+	} else {
+		h = C.tjInitDecompress()
+	}
+	if h == nil {
+		return nil, fmt.Errorf("jpeg: %s", C.GoString(C.tjGetErrorStr2(nil)))
+	}
+	return &handle{h: h, msg: (*C.char)(C.malloc(msgLen))}, nil
+}
+
+func (p *handlePool) put(t *handle) {
+	select {
+	case p.idle <- t:
+	default:
+		C.tjDestroy(t.h)
+		C.free(unsafe.Pointer(t.msg))
+	}
+}
+
+// Header returns a JPEG's width and height and whether it is grayscale.
+func Header(data []byte) (w, h int, gray bool, err error) {
+	if len(data) == 0 {
+		return 0, 0, false, errors.New("jpeg: empty data")
+	}
+	d, err := decompressors.get()
+	if err != nil {
+		return 0, 0, false, err
+	}
+	defer decompressors.put(d)
+	var cw, ch, cg C.int
+	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, d.msg, msgLen) != 0 {
+		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(d.msg))
+	}
+	return int(cw), int(ch), cg != 0, nil
+}
+
+// Decode decompresses data into dst, which holds exactly w*h*c bytes
+// (c = 1 or 3); the JPEG must be w by h. A warning from libjpeg-turbo
+// (such as a truncated stream) is an error.
+func Decode(dst, data []byte, w, h, c int) error {
+	if len(dst) != w*h*c || (c != 1 && c != 3) || w <= 0 || h <= 0 {
+		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
+	}
+	if len(data) == 0 {
+		return errors.New("jpeg: empty data")
+	}
+	d, err := decompressors.get()
+	if err != nil {
+		return err
+	}
+	defer decompressors.put(d)
+	var jw, jh C.int
+	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), &jw, &jh, d.msg, msgLen) {
+	case 0:
+		return nil
+	case -2:
+		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", int(jh), int(jw), h, w)
+	}
+	return fmt.Errorf("jpeg: decoding: %s", C.GoString(d.msg))
+}
+
+// decodeRegion decodes the rows and iMCU columns of src only, scaled down
+// in the inverse DCT when w and h allow, and resamples src from them.
+func decodeRegion(dst, data []byte, src image.Rectangle, iw, ih, w, h, c int) error {
+	// The largest reduction n/8 (n = 1..8) that keeps the region at least
+	// w by h, so the resampling after it never enlarges much.
+	num := 8
+	for n := 1; n < 8; n++ {
+		if src.Dx()*n >= 8*w && src.Dy()*n >= 8*h {
+			num = n
+			break
+		}
+	}
+	scale := float64(num) / 8
+	sw, sh := (iw*num+7)/8, (ih*num+7)/8 // libjpeg rounds the scaled size up
+	r := rect{float64(src.Min.X) * scale, float64(src.Min.Y) * scale, float64(src.Max.X) * scale, float64(src.Max.Y) * scale}
+	x0, y0 := int(r.x0), int(r.y0)
+	x1, y1 := min(sw, int(math.Ceil(r.x1))), min(sh, int(math.Ceil(r.y1)))
+	msg := (*C.char)(C.malloc(msgLen))
+	defer C.free(unsafe.Pointer(msg))
+	var buf *C.uchar
+	var bx, bw C.int
+	if C.gojit_jpeg_region((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), C.int(c), C.int(num), C.int(sw), C.int(sh),
+		C.int(x0), C.int(y0), C.int(x1), C.int(y1), &buf, &bx, &bw, msg) != 0 {
+		return fmt.Errorf("jpeg: decoding region %v: %s", src, C.GoString(msg))
+	}
+	defer C.free(unsafe.Pointer(buf))
+	bh := y1 - y0
+	pix := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(bw)*bh*c)
+	resample(dst, w, h, pix, int(bw), bh, c, rect{r.x0 - float64(bx), r.y0 - float64(y0), r.x1 - float64(bx), r.y1 - float64(y0)})
+	return nil
+}
