@@ -13,17 +13,18 @@ import (
 type funcLower struct {
 	m      *module
 	fn     *ssa.Function
-	ret    string               // LLVM return type
-	names  map[ssa.Value]string // operand text of every lowered value
-	allocs strings.Builder      // entry-block allocas
-	blocks []*strings.Builder   // LLVM text of each ssa block (phis excluded)
-	phis   [][]*ssa.Phi         // phis of each block, emitted last
-	end    []string             // label of the LLVM block that ends each ssa block
-	cur    *strings.Builder     // where instructions go
-	label  string               // the current LLVM block's label
-	ntmp   int                  // temporaries
-	loops  *loopInfo            // induction variables, for hoisted bounds checks
-	r      *region              // what is being emitted
+	ret    string                       // LLVM return type
+	names  map[ssa.Value]string         // operand text of every lowered value
+	allocs strings.Builder              // entry-block allocas
+	blocks []*strings.Builder           // LLVM text of each ssa block (phis excluded)
+	phis   [][]*ssa.Phi                 // phis of each block, emitted last
+	end    []string                     // label of the LLVM block that ends each ssa block
+	cur    *strings.Builder             // where instructions go
+	label  string                       // the current LLVM block's label
+	ntmp   int                          // temporaries
+	loops  *loopInfo                    // induction variables, for hoisted bounds checks
+	r      *region                      // what is being emitted
+	vec    map[*ssa.BasicBlock]*vecPlan // loops vectorized, by preheader
 }
 
 func (fl *funcLower) tmp() string {
@@ -183,6 +184,7 @@ func (fl *funcLower) emitRegion(r *region) {
 			fl.names[v] = fl.loadSpill(v)
 		}
 	}
+	fl.vec = fl.planVecs(r)
 	for _, b := range f.DomPreorder() {
 		if !in(b) {
 			continue
@@ -236,7 +238,11 @@ func (fl *funcLower) emitRegion(r *region) {
 				if fl.end[pred.Index] == "" {
 					continue
 				}
-				inc = append(inc, fmt.Sprintf("[ %s, %%%s ]", fl.val(e), fl.end[pred.Index]))
+				v := fl.val(e)
+				if vp := fl.vec[pred]; vp != nil && vp.js != "" && p == vp.l.iv {
+					v = vp.js // the vector loop ran the first iterations
+				}
+				inc = append(inc, fmt.Sprintf("[ %s, %%%s ]", v, fl.end[pred.Index]))
 			}
 			fmt.Fprintf(w, "  %s = phi %s %s\n", fl.names[p], ty, strings.Join(inc, ", "))
 		}
@@ -277,6 +283,9 @@ func (fl *funcLower) instr(in ssa.Instruction) {
 	switch in := in.(type) {
 	case *ssa.DebugRef:
 	case *ssa.Jump:
+		if p := fl.vec[in.Block()]; p != nil && fl.emitVec(p) {
+			return
+		}
 		fl.emit("br label %%b%d", in.Block().Succs[0].Index)
 	case *ssa.If:
 		s := in.Block().Succs
