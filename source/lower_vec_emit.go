@@ -231,7 +231,16 @@ func (e *vecEmit) run() {
 		}
 	}
 	init := fl.val(l.init)
-	n := fl.val(l.n)
+	n := ""
+	if c, ok := l.n.(*ssa.Call); ok && p.inside(c) {
+		_, ln, lc, _ := fl.seqBase(c.Call.Args[0]) // len or cap in the header
+		n = ln
+		if c.Call.Value.(*ssa.Builtin).Name() == "cap" {
+			n = lc
+		}
+	} else {
+		n = fl.val(l.n)
+	}
 	fl.emit("br i1 %s, label %%vh%s, label %%vx%s", guard, id, id)
 	fl.startBlock("vh" + id)
 	j0 := "%vj" + id

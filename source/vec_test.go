@@ -3,6 +3,8 @@ package source
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -29,7 +31,21 @@ func sameF64(t *testing.T, what string, got, want []float64) {
 	}
 }
 
+// mustVectorize fails unless fn's generated code has a vector loop.
+func mustVectorize(t *testing.T, fn any) {
+	t.Helper()
+	ll, err := compileT(t, fn).Code(StageLLVM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(ll, "\nvb") || !strings.Contains(ll, "<8 x i1>") {
+		t.Fatalf("no vector loop in\n%s", ll)
+	}
+}
+
 func TestVecPairwise(t *testing.T) {
+	mustVectorize(t, pairwise)
+	mustVectorize(t, newton)
 	var g func([]float32, int, int, []float32) error
 	if err := Bind4(compileT(t, pairwise), &g); err != nil {
 		t.Fatal(err)
@@ -75,5 +91,65 @@ func TestVecNewton(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameF64(t, "newton", got, want)
+	}
+}
+
+func TestVecDifferential(t *testing.T) {
+	small := func(idx ...int) func([]reflect.Value) {
+		return func(a []reflect.Value) {
+			for _, i := range idx {
+				v := a[i].Int() % 24
+				if v < 0 {
+					v = -v
+				}
+				a[i].SetInt(v)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		fn   any
+		fix  func([]reflect.Value)
+	}{
+		{"vecGather", vecGather, func(a []reflect.Value) {
+			small(3)(a)
+			for i := range a[1].Len() {
+				a[1].Index(i).SetInt(a[1].Index(i).Int() % int64(a[0].Len()+1))
+			}
+		}},
+		{"vecSteps", vecSteps, small(2)},
+		{"vecNested", vecNested, small(2)},
+		{"vecInPlace", vecInPlace, small(1)},
+		{"vecInts", vecInts, small(2)},
+		{"vecRows", vecRows, small(2, 3)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mustVectorize(t, tc.fn)
+			differential(t, tc.fn, 400, 40, tc.fix)
+		})
+	}
+}
+
+// TestVecAlias: written slices overlapping read ones make the loop run
+// scalar, in Go's order.
+func TestVecAlias(t *testing.T) {
+	var g func([]float32, []float32, int, int) error
+	if err := Bind4(compileT(t, vecRows), &g); err != nil {
+		t.Fatal(err)
+	}
+	const n, d = 40, 3
+	for _, off := range []int{0, 1, 5, 60, 80} {
+		want := randF32(n*d+off, 9)
+		got := append([]float32(nil), want...)
+		vecRows(want[:n*d], want[off:], n, d)
+		if err := g(got[:n*d], got[off:], n, d); err != nil {
+			t.Fatal(err)
+		}
+		sameF32(t, "vecRows, out after x", got, want)
+		vecRows(want[off:], want, n, d)
+		if err := g(got[off:], got, n, d); err != nil {
+			t.Fatal(err)
+		}
+		sameF32(t, "vecRows, out before x", got, want)
 	}
 }
