@@ -185,6 +185,13 @@ func (fl *funcLower) emitRegion(r *region) {
 		}
 	}
 	fl.vec = fl.planVecs(r)
+	if p := fl.vec[nil]; p != nil {
+		// The chunk's loop: vector groups first, in the entry.
+		fl.cur, fl.label = &pre, "entry"
+		if !fl.emitVec(p) {
+			delete(fl.vec, nil)
+		}
+	}
 	for _, b := range f.DomPreorder() {
 		if !in(b) {
 			continue
@@ -230,7 +237,9 @@ func (fl *funcLower) emitRegion(r *region) {
 			for i, e := range p.Edges {
 				pred := b.Preds[i]
 				if !in(pred) || r.yields[pred] != nil {
-					if r.chunk != nil && b == r.chunk.header {
+					if vp := fl.vec[nil]; vp != nil && b == r.chunk.header {
+						inc = append(inc, fmt.Sprintf("[ %s, %%%s ]", vp.js, vp.xlabel))
+					} else if r.chunk != nil && b == r.chunk.header {
 						inc = append(inc, fmt.Sprintf("[ %s, %%entry ]", fl.chunkInit(p)))
 					}
 					continue

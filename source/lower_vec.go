@@ -57,7 +57,9 @@ type vecPlan struct {
 	consec map[ssa.Value]bool // varying ints with lane i = lane 0 + i
 	slices []ssa.Value        // slices accessed
 	stored map[ssa.Value]ssa.Value
+	chunk  bool   // l is the loop of a parallel chunk (pre is nil)
 	js     string // the scalar loop's start, once emitted
+	xlabel string // the block that enters the scalar loop
 }
 
 // naturalLoops returns every natural loop of f.
@@ -89,7 +91,8 @@ func naturalLoops(f *ssa.Function) []*natLoop {
 }
 
 // planVecs chooses the loops of region r to vectorize, keyed by their
-// preheaders.
+// preheaders (nil for the loop of a parallel chunk, which starts at the
+// chunk's entry).
 func (fl *funcLower) planVecs(r *region) map[*ssa.BasicBlock]*vecPlan {
 	if fl.loops == nil || r.spill || len(r.yields) > 0 {
 		return nil
@@ -98,10 +101,11 @@ func (fl *funcLower) planVecs(r *region) map[*ssa.BasicBlock]*vecPlan {
 	nat := naturalLoops(fl.fn)
 	var plans []*vecPlan
 	for _, l := range fl.loops.loops {
-		if r.chunk != nil && l.header == r.chunk.header {
+		chunk := r.chunk != nil && l.header == r.chunk.header
+		if chunk && len(r.chunk.reds) > 0 {
 			continue
 		}
-		if p := planVec(l, nat, in); p != nil {
+		if p := planVec(l, nat, in, chunk); p != nil {
 			plans = append(plans, p)
 		}
 	}
@@ -121,23 +125,25 @@ func (fl *funcLower) planVecs(r *region) map[*ssa.BasicBlock]*vecPlan {
 	return out
 }
 
-func planVec(l *loop, nat []*natLoop, in func(*ssa.BasicBlock) bool) *vecPlan {
-	if l.bottom {
+func planVec(l *loop, nat []*natLoop, in func(*ssa.BasicBlock) bool, chunk bool) *vecPlan {
+	if l.bottom && !chunk {
 		return nil
 	}
 	h := l.header
-	p := &vecPlan{l: l, inner: map[*ssa.BasicBlock]*natLoop{}, vary: map[ssa.Value]bool{l.iv: true},
+	p := &vecPlan{l: l, chunk: chunk, inner: map[*ssa.BasicBlock]*natLoop{}, vary: map[ssa.Value]bool{l.iv: true},
 		consec: map[ssa.Value]bool{l.iv: true}, stored: map[ssa.Value]ssa.Value{}}
-	for _, b := range h.Preds {
-		if !l.body[b] {
-			p.pre = b
+	if !chunk {
+		for _, b := range h.Preds {
+			if !l.body[b] {
+				p.pre = b
+			}
 		}
-	}
-	if p.pre == nil || !in(p.pre) {
-		return nil
-	}
-	if _, ok := p.pre.Instrs[len(p.pre.Instrs)-1].(*ssa.Jump); !ok {
-		return nil
+		if p.pre == nil || !in(p.pre) {
+			return nil
+		}
+		if _, ok := p.pre.Instrs[len(p.pre.Instrs)-1].(*ssa.Jump); !ok {
+			return nil
+		}
 	}
 	for _, ins := range h.Instrs {
 		if ph, ok := ins.(*ssa.Phi); ok && ph != l.iv {
@@ -159,13 +165,21 @@ func planVec(l *loop, nat []*natLoop, in func(*ssa.BasicBlock) bool) *vecPlan {
 			}
 		}
 	}
+	test := h // the block holding the loop's test, its only exit
+	if l.bottom {
+		for _, b := range h.Preds {
+			if l.body[b] {
+				test = b
+			}
+		}
+	}
 	blocks := blocksOf(l.body)
 	for _, b := range blocks {
 		if !in(b) {
 			return nil
 		}
 		for _, s := range b.Succs {
-			if !l.body[s] && b != h {
+			if !l.body[s] && b != test {
 				return nil
 			}
 		}

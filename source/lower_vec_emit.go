@@ -230,9 +230,12 @@ func (e *vecEmit) run() {
 			guard = fl.def("and i1 %s, %s", guard, d)
 		}
 	}
-	init := fl.val(l.init)
-	n := ""
-	if c, ok := l.n.(*ssa.Call); ok && p.inside(c) {
+	init, n := "%start", "%end"
+	if !p.chunk {
+		init = fl.val(l.init)
+	}
+	if p.chunk {
+	} else if c, ok := l.n.(*ssa.Call); ok && p.inside(c) {
 		_, ln, lc, _ := fl.seqBase(c.Call.Args[0]) // len or cap in the header
 		n = ln
 		if c.Call.Value.(*ssa.Builtin).Name() == "cap" {
@@ -249,7 +252,13 @@ func (e *vecEmit) run() {
 		return fmt.Sprintf("  %s = phi i64 [ %s, %%vg%s ], [ %%vjn%s, %%%s ]\n", j0, init, id, id, latch)
 	})
 	last := fl.def("sext i64 %s to i128", j0)
-	last = fl.def("add i128 %s, %d", last, vecW-1+l.c)
+	span := vecW - 1 + l.c
+	if l.bottom {
+		// The test comes last, and the scalar loop runs its first
+		// iteration untested: leave it one.
+		span = vecW + l.c - 1
+	}
+	last = fl.def("add i128 %s, %d", last, span)
 	nn := fl.def("sext i64 %s to i128", n)
 	t := fl.def("icmp slt i128 %s, %s", last, nn)
 	fl.emit("br i1 %s, label %%vb%s, label %%vx%s", t, id, id)
@@ -269,8 +278,11 @@ func (e *vecEmit) run() {
 	fl.startBlock("vx" + id)
 	p.js = "%vjs" + id
 	fl.emit("%s = phi i64 %s", p.js, inc)
+	p.xlabel = "vx" + id
 	fmt.Fprintf(&fl.allocs, "  %s = alloca i64, align 8\n  store i64 0, ptr %s\n", e.safe, e.safe)
-	fl.emit("br label %%b%d", l.header.Index)
+	if !p.chunk {
+		fl.emit("br label %%b%d", l.header.Index)
+	}
 }
 
 func sizeOf(t types.Type) int { return bitsOf(t) / 8 }

@@ -153,3 +153,45 @@ func TestVecAlias(t *testing.T) {
 		sameF32(t, "vecRows, out before x", got, want)
 	}
 }
+
+// TestVecParallel: the loop of a parallel chunk is vectorized too (its
+// results are checked against Go by TestParallel*).
+func TestVecParallel(t *testing.T) {
+	for _, name := range []string{"Newton", "Pairwise"} {
+		ll, err := compileParT(t, name).Code(StageLLVM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(ll, "\nvb") {
+			t.Errorf("%s: no vector loop in\n%s", name, ll)
+		}
+	}
+}
+
+// TestVecParallelNewton runs the parallel Newton kernel, whose chunk loop
+// (tested last: for i := range Range(n)) is vectorized, over lengths
+// around the vector width and chunk sizes, with 1 and 2 threads.
+func TestVecParallelNewton(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 10))
+	for _, threads := range []int{1, 2} {
+		var g func([]float64, []float64) error
+		if err := Bind2(compileParT(t, "Newton", WithThreads(threads)), &g); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 7, 8, 9, 16, 17, 100, 4095, 4096, 4097, 20001} {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = math.Pow(10, r.Float64()*40-20)
+				if r.IntN(50) == 0 {
+					x[i] = math.Inf(1)
+				}
+			}
+			got, want := make([]float64, n), make([]float64, n)
+			newton(x, want)
+			if err := g(x, got); err != nil {
+				t.Fatal(err)
+			}
+			sameF64(t, "parallel newton", got, want)
+		}
+	}
+}
