@@ -62,7 +62,8 @@ func (fl *funcLower) fail(pos token.Pos, format string, args ...any) {
 	if !pos.IsValid() {
 		pos = fl.fn.Pos()
 	}
-	if ms := goMath(); fl.fn.Pkg != nil && fl.fn.Pkg == ms.pkg {
+	if fl.fn.Pkg != nil && fl.fn.Pkg.Pkg.Path() == "math" {
+		ms := fl.m.mathSrc()
 		// Inside Go's math source: name the place there.
 		format = "math.%s (%s): " + format
 		args = append([]any{fl.fn.Name(), ms.fset.Position(pos)}, args...)
@@ -595,7 +596,7 @@ func (fl *funcLower) call(in *ssa.Call) {
 			fl.set(in, fl.bitsCall(in, callee.Name(), com.Args))
 			return
 		}
-		if callee.Pkg != fl.m.u.pkg && callee.Pkg != goMathPkg() && (callee.Pkg == nil || callee.Pkg != prelude().pkg) {
+		if callee.Pkg != fl.m.u.pkg && !isMathSrc(callee.Pkg) {
 			fl.fail(in.Pos(), "call of %s: not supported in compiled functions (only math and functions of the same package)", callee.String())
 		}
 		if callee.TypeParams().Len() > 0 {
