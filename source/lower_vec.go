@@ -31,7 +31,8 @@ import (
 // The vector loop runs groups of vecW iterations and leaves the rest to
 // the original scalar loop, which starts where it stopped. A failing
 // bounds check in a group sends that whole group to the scalar loop, which
-// reports it as Go would; so no store may precede a check in a group.
+// reports it as Go would; so a group's stores wait for its end (in their
+// order), and a slice stored to may not be read after the store.
 // Slices written must not overlap other slices the loop reads or writes
 // (checked on entry, else only the scalar loop runs).
 

@@ -19,7 +19,8 @@ type vecEmit struct {
 	p      *vecPlan
 	id     string
 	ph     map[string]func() string // placeholders, filled at the end
-	stored bool                     // a store has been emitted
+	stores []string                 // the group's stores, emitted at its end
+	wrote  map[ssa.Value]bool       // slices stored to
 	bail   bool                     // the bail block is used
 	safe   string                   // a scalar slot loads of inactive lanes read
 	anyOf  map[string]string        // any(mask), by mask
@@ -68,7 +69,7 @@ func (fl *funcLower) emitVec(p *vecPlan) (ok bool) {
 	cur, label := fl.cur, fl.label
 	var buf strings.Builder
 	fl.cur = &buf
-	e := &vecEmit{fl: fl, p: p, id: fmt.Sprint(fl.ntmp), ph: map[string]func() string{}, anyOf: map[string]string{}}
+	e := &vecEmit{fl: fl, p: p, id: fl.newLabel(""), ph: map[string]func() string{}, anyOf: map[string]string{}, wrote: map[ssa.Value]bool{}}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, is := r.(vecAbort); !is {
@@ -185,9 +186,6 @@ func (e *vecEmit) any(m string) string {
 
 // bailIf sends the group to the scalar loop when bad (an i1) holds.
 func (e *vecEmit) bailIf(bad string) {
-	if e.stored {
-		e.abort()
-	}
 	e.bail = true
 	ok := e.lab("vok")
 	e.fl.emit("br i1 %s, label %%vbail%s, label %%%s", bad, e.id, ok)
@@ -266,6 +264,9 @@ func (e *vecEmit) run() {
 	fl.names[l.iv] = fl.def("add %s %s, %s", vt("i64"), e.splat("i64", j0), laneSteps)
 	r := &vregion{set: l.body, h: l.header, entry: onesMask, edges: map[[2]*ssa.BasicBlock]string{}}
 	e.linearize(r)
+	for _, st := range e.stores {
+		fl.emit("%s", st)
+	}
 	fl.emit("%%vjn%s = add i64 %s, %d", id, j0, vecW)
 	latch = fl.label
 	fl.emit("br label %%vh%s", id)
@@ -869,10 +870,11 @@ func (e *vecEmit) indexAddr(in *ssa.IndexAddr, mask string) string {
 	bad := e.and(mask, e.not(ok))
 	e.bailIf(e.any(bad))
 	if e.p.consec[in.Index] {
+		// Not inbounds: lane 0 may be inactive and its element outside.
 		i0 := fl.def("extractelement %s %s, i64 0", vt("i64"), idx)
-		return fl.def("getelementptr inbounds %s, ptr %s, i64 %s", ty, ptr, i0)
+		return fl.def("getelementptr %s, ptr %s, i64 %s", ty, ptr, i0)
 	}
-	return fl.def("getelementptr inbounds %s, ptr %s, %s %s", ty, ptr, vt("i64"), idx)
+	return fl.def("getelementptr %s, ptr %s, %s %s", ty, ptr, vt("i64"), idx)
 }
 
 func vsuffix(ty string) string { return fmt.Sprintf("v%d%s", vecW, suffix(ty)) }
@@ -880,6 +882,9 @@ func vsuffix(ty string) string { return fmt.Sprintf("v%d%s", vecW, suffix(ty)) }
 func (e *vecEmit) load(in *ssa.UnOp, mask string) string {
 	fl := e.fl
 	ia := in.X.(*ssa.IndexAddr)
+	if e.wrote[ia.X] {
+		e.abort() // the store is deferred: this would read the old value
+	}
 	ty := llType(in.Type())
 	al := sizeOf(in.Type())
 	if e.p.consec[ia.Index] {
@@ -897,6 +902,6 @@ func (e *vecEmit) store(in *ssa.Store, mask string) {
 	ty := llType(in.Val.Type())
 	f := "llvm.masked.store." + vsuffix(ty) + ".p0"
 	fl.m.declare(f, fmt.Sprintf("declare void @%s(%s, ptr, i32, %s)", f, vt(ty), vt("i1")))
-	fl.emit("call void @%s(%s %s, ptr %s, i32 %d, %s %s)", f, vt(ty), e.vec(in.Val), fl.val(in.Addr), sizeOf(in.Val.Type()), vt("i1"), mask)
-	e.stored = true
+	e.stores = append(e.stores, fmt.Sprintf("call void @%s(%s %s, ptr %s, i32 %d, %s %s)", f, vt(ty), e.vec(in.Val), fl.val(in.Addr), sizeOf(in.Val.Type()), vt("i1"), mask))
+	e.wrote[in.Addr.(*ssa.IndexAddr).X] = true
 }

@@ -99,3 +99,38 @@ func vecRows(x []float32, out []float32, n, d int) {
 		out[i] = s
 	}
 }
+
+// vecSearch finds, per row, the first k with x[i*d+k] above lim (a bool
+// and an int leaving a loop at different iterations per lane).
+func vecSearch(x []float32, lim float32, d int, pos []int32, hit []float32) {
+	for i := range pos {
+		found := false
+		at := int32(-1)
+		for k := 0; k < d; k++ {
+			if x[i*d+k] > lim {
+				found = true
+				at = int32(k)
+				break
+			}
+		}
+		if found {
+			pos[i] = at * 2
+		} else {
+			pos[i] = at
+		}
+		hit[i] = float32(at) + 0.5
+	}
+}
+
+// vecStoreFirst stores before a check that may fail: it must not be
+// vectorized (a failing group would be stored twice).
+func vecStoreFirst(x []float64, idx []int, out []float64) {
+	for i := range out {
+		out[i] = 1
+		s := 0.0
+		for k := 0; k < 2; k++ {
+			s += x[idx[i]+k]
+		}
+		out[i] += s
+	}
+}

@@ -122,6 +122,10 @@ func TestVecDifferential(t *testing.T) {
 		{"vecInPlace", vecInPlace, small(1)},
 		{"vecInts", vecInts, small(2)},
 		{"vecRows", vecRows, small(2, 3)},
+		{"vecSearch", vecSearch, func(a []reflect.Value) {
+			small(2)(a)
+			a[1].SetFloat(float64(float32(a[1].Float() / 1e3)))
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mustVectorize(t, tc.fn)
@@ -194,4 +198,21 @@ func TestVecParallelNewton(t *testing.T) {
 			sameF64(t, "parallel newton", got, want)
 		}
 	}
+}
+
+// TestVecStoreFirst: a store ahead of a check keeps the loop scalar, and
+// right.
+func TestVecStoreFirst(t *testing.T) {
+	ll, err := compileT(t, vecStoreFirst).Code(StageLLVM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ll, "\nvb") {
+		t.Fatalf("vectorized:\n%s", ll)
+	}
+	differential(t, vecStoreFirst, 200, 40, func(a []reflect.Value) {
+		for i := range a[1].Len() {
+			a[1].Index(i).SetInt(a[1].Index(i).Int() % int64(a[0].Len()+1))
+		}
+	})
 }
