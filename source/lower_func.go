@@ -223,7 +223,14 @@ func (fl *funcLower) emitRegion(r *region) {
 	if r.chunk != nil {
 		linkage = ""
 	}
-	fmt.Fprintf(w, "\ndefine %s%s %s(%s) {\nentry:\n%s%s  br label %%b%d\n", linkage, r.ret, r.name, strings.Join(r.params, ", "), fl.allocs.String(), pre.String(), start.Index)
+	attrs := ""
+	if isMathSrc(f.Pkg) && bigFunc(f) {
+		// Inlining Go's large math functions (Pow, Sin, ...) into each
+		// caller made O3 take about a third longer for a call's few
+		// nanoseconds.
+		attrs = " noinline"
+	}
+	fmt.Fprintf(w, "\ndefine %s%s %s(%s)%s {\nentry:\n%s%s  br label %%b%d\n", linkage, r.ret, r.name, strings.Join(r.params, ", "), attrs, fl.allocs.String(), pre.String(), start.Index)
 	for _, b := range f.Blocks {
 		if !in(b) || fl.end[b.Index] == "" {
 			continue // not in the region, or unreachable
@@ -643,4 +650,13 @@ func (fl *funcLower) callGo(in *ssa.Call, callee *ssa.Function, argv []ssa.Value
 	fl.emit("%s", fl.retPoison())
 	fl.startBlock(okL)
 	return r
+}
+
+// bigFunc reports whether f has more than a few dozen instructions.
+func bigFunc(f *ssa.Function) bool {
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Instrs)
+	}
+	return n > 40
 }
