@@ -238,6 +238,10 @@ func planVec(l *loop, nat []*natLoop, in func(*ssa.BasicBlock) bool, chunk bool)
 			}
 		}
 	}
+	// Worth it only where LLVM cannot vectorize the inner loops itself:
+	// a float carried across their iterations (a sequential sum), or
+	// lanes leaving at different iterations.
+	worth := false
 	for _, nl := range p.loops {
 		nl.uniform = len(nl.exits) == 1
 		for b := range nl.body {
@@ -245,6 +249,17 @@ func planVec(l *loop, nat []*natLoop, in func(*ssa.BasicBlock) bool, chunk bool)
 				nl.uniform = false
 			}
 		}
+		if !nl.uniform {
+			worth = true
+		}
+		for _, ins := range nl.header.Instrs {
+			if ph, ok := ins.(*ssa.Phi); ok && isFloat(ph.Type()) && p.vary[ph] {
+				worth = true
+			}
+		}
+	}
+	if !worth {
+		return nil
 	}
 	// Memory: stores lane-consecutive, outside inner loops, and a slice
 	// both read and written only at the store's index.

@@ -134,3 +134,15 @@ func vecStoreFirst(x []float64, idx []int, out []float64) {
 		out[i] += s
 	}
 }
+
+// vecRowsInt sums rows of integers: an exact reduction LLVM vectorizes
+// along the row itself, so the outer loop is left alone.
+func vecRowsInt(x []int64, out []int64, n, d int) {
+	for i := 0; i < n; i++ {
+		var s int64
+		for k := 0; k < d; k++ {
+			s += x[i*d+k]
+		}
+		out[i] = s
+	}
+}
