@@ -1,6 +1,7 @@
 package source
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -232,4 +233,35 @@ func TestVecNotWorth(t *testing.T) {
 			a[i].SetInt((a[i].Int()%8 + 8) % 8)
 		}
 	})
+}
+
+// TestVecBoundsPartial: an index out of range in row r fails as in Go,
+// with rows before r written and the rest untouched, wherever r falls in
+// a group of lanes.
+func TestVecBoundsPartial(t *testing.T) {
+	var g func([]float64, []int, []float64, int) error
+	if err := Bind4(compileT(t, vecGather), &g); err != nil {
+		t.Fatal(err)
+	}
+	const n, d = 37, 3
+	x := randF64(100, 11)
+	for r := 0; r < n; r++ {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = (i * 13) % (len(x) - d)
+		}
+		idx[r] = len(x) - 1 // x[idx+1] is out of range
+		want, got := make([]float64, n), make([]float64, n)
+		func() {
+			defer func() { _ = recover() }()
+			vecGather(x, idx, want, d)
+			t.Fatal("Go did not panic")
+		}()
+		err := g(x, idx, got, d)
+		var re *RuntimeError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), "index out of range [100] with length 100") {
+			t.Fatalf("row %d: error %v", r, err)
+		}
+		sameF64(t, "vecGather before the failure", got, want)
+	}
 }
