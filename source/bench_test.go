@@ -1,8 +1,13 @@
 package source
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
+	"time"
 )
 
 // Benchmarks: each target runs as Go (the same function compiled by Go)
@@ -128,4 +133,50 @@ func sizeName(s string, n int) string {
 		return s + "/1e3"
 	}
 	return s
+}
+
+// TestColdCompileFresh reports (it asserts nothing about time) what the
+// first CompileFunc in a fresh process costs, LLVM's start and the
+// loading of Go's math source included, and then a second function of the
+// same package, then the first again: it runs this test binary again as
+// a child per case.
+//
+//	go test ./source -run TestColdCompileFresh -v
+func TestColdCompileFresh(t *testing.T) {
+	if mode := os.Getenv("SOURCE_COLD_CHILD"); mode != "" {
+		first, second := any(control), any(whileLoop)
+		if mode == "math" {
+			first = mathLibm // Exp, Log, Sin, Cos, Pow, Tanh
+		}
+		// first again: what the first compile paid for the process
+		// (LLVM's start, reading math) is the difference.
+		for i, fn := range []any{first, second, first} {
+			start := time.Now()
+			if _, err := CompileFunc(fn, WithoutCache()); err != nil {
+				fmt.Println("error:", err)
+				return
+			}
+			fmt.Printf("compile%d=%.1fms\n", i+1, float64(time.Since(start).Microseconds())/1000)
+		}
+		return
+	}
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	needLLVM(t)
+	for _, mode := range []string{"plain", "math"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestColdCompileFresh$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "SOURCE_COLD_CHILD="+mode)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "compile2=") {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		var fields []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(l, "compile") {
+				fields = append(fields, l)
+			}
+		}
+		t.Logf("fresh process, first function %s: %s", mode, strings.Join(fields, " "))
+	}
 }

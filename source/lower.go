@@ -63,6 +63,7 @@ type module struct {
 	body   strings.Builder
 	ploops []*parLoop // parallel loops found, in order
 	par    *parState  // their layout, nil without any
+	math   *mathSrc   // Go's math source for this module, loaded on first use
 }
 
 // lowerError reports a construct the lowering cannot handle; it is turned

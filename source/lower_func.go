@@ -13,17 +13,18 @@ import (
 type funcLower struct {
 	m      *module
 	fn     *ssa.Function
-	ret    string               // LLVM return type
-	names  map[ssa.Value]string // operand text of every lowered value
-	allocs strings.Builder      // entry-block allocas
-	blocks []*strings.Builder   // LLVM text of each ssa block (phis excluded)
-	phis   [][]*ssa.Phi         // phis of each block, emitted last
-	end    []string             // label of the LLVM block that ends each ssa block
-	cur    *strings.Builder     // where instructions go
-	label  string               // the current LLVM block's label
-	ntmp   int                  // temporaries
-	loops  *loopInfo            // induction variables, for hoisted bounds checks
-	r      *region              // what is being emitted
+	ret    string                       // LLVM return type
+	names  map[ssa.Value]string         // operand text of every lowered value
+	allocs strings.Builder              // entry-block allocas
+	blocks []*strings.Builder           // LLVM text of each ssa block (phis excluded)
+	phis   [][]*ssa.Phi                 // phis of each block, emitted last
+	end    []string                     // label of the LLVM block that ends each ssa block
+	cur    *strings.Builder             // where instructions go
+	label  string                       // the current LLVM block's label
+	ntmp   int                          // temporaries
+	loops  *loopInfo                    // induction variables, for hoisted bounds checks
+	r      *region                      // what is being emitted
+	vec    map[*ssa.BasicBlock]*vecPlan // loops vectorized, by preheader
 }
 
 func (fl *funcLower) tmp() string {
@@ -61,7 +62,8 @@ func (fl *funcLower) fail(pos token.Pos, format string, args ...any) {
 	if !pos.IsValid() {
 		pos = fl.fn.Pos()
 	}
-	if ms := goMath(); fl.fn.Pkg != nil && fl.fn.Pkg == ms.pkg {
+	if fl.fn.Pkg != nil && fl.fn.Pkg.Pkg.Path() == "math" {
+		ms := fl.m.mathSrc()
 		// Inside Go's math source: name the place there.
 		format = "math.%s (%s): " + format
 		args = append([]any{fl.fn.Name(), ms.fset.Position(pos)}, args...)
@@ -183,6 +185,14 @@ func (fl *funcLower) emitRegion(r *region) {
 			fl.names[v] = fl.loadSpill(v)
 		}
 	}
+	fl.vec = fl.planVecs(r)
+	if p := fl.vec[nil]; p != nil {
+		// The chunk's loop: vector groups first, in the entry.
+		fl.cur, fl.label = &pre, "entry"
+		if !fl.emitVec(p) {
+			delete(fl.vec, nil)
+		}
+	}
 	for _, b := range f.DomPreorder() {
 		if !in(b) {
 			continue
@@ -213,7 +223,14 @@ func (fl *funcLower) emitRegion(r *region) {
 	if r.chunk != nil {
 		linkage = ""
 	}
-	fmt.Fprintf(w, "\ndefine %s%s %s(%s) {\nentry:\n%s%s  br label %%b%d\n", linkage, r.ret, r.name, strings.Join(r.params, ", "), fl.allocs.String(), pre.String(), start.Index)
+	attrs := ""
+	if isMathSrc(f.Pkg) && bigFunc(f) {
+		// Inlining Go's large math functions (Pow, Sin, ...) into each
+		// caller made O3 take about a third longer for a call's few
+		// nanoseconds.
+		attrs = " noinline"
+	}
+	fmt.Fprintf(w, "\ndefine %s%s %s(%s)%s {\nentry:\n%s%s  br label %%b%d\n", linkage, r.ret, r.name, strings.Join(r.params, ", "), attrs, fl.allocs.String(), pre.String(), start.Index)
 	for _, b := range f.Blocks {
 		if !in(b) || fl.end[b.Index] == "" {
 			continue // not in the region, or unreachable
@@ -228,7 +245,9 @@ func (fl *funcLower) emitRegion(r *region) {
 			for i, e := range p.Edges {
 				pred := b.Preds[i]
 				if !in(pred) || r.yields[pred] != nil {
-					if r.chunk != nil && b == r.chunk.header {
+					if vp := fl.vec[nil]; vp != nil && b == r.chunk.header {
+						inc = append(inc, fmt.Sprintf("[ %s, %%%s ]", vp.js, vp.xlabel))
+					} else if r.chunk != nil && b == r.chunk.header {
 						inc = append(inc, fmt.Sprintf("[ %s, %%entry ]", fl.chunkInit(p)))
 					}
 					continue
@@ -236,7 +255,11 @@ func (fl *funcLower) emitRegion(r *region) {
 				if fl.end[pred.Index] == "" {
 					continue
 				}
-				inc = append(inc, fmt.Sprintf("[ %s, %%%s ]", fl.val(e), fl.end[pred.Index]))
+				v := fl.val(e)
+				if vp := fl.vec[pred]; vp != nil && vp.js != "" && p == vp.l.iv {
+					v = vp.js // the vector loop ran the first iterations
+				}
+				inc = append(inc, fmt.Sprintf("[ %s, %%%s ]", v, fl.end[pred.Index]))
 			}
 			fmt.Fprintf(w, "  %s = phi %s %s\n", fl.names[p], ty, strings.Join(inc, ", "))
 		}
@@ -277,6 +300,9 @@ func (fl *funcLower) instr(in ssa.Instruction) {
 	switch in := in.(type) {
 	case *ssa.DebugRef:
 	case *ssa.Jump:
+		if p := fl.vec[in.Block()]; p != nil && fl.emitVec(p) {
+			return
+		}
 		fl.emit("br label %%b%d", in.Block().Succs[0].Index)
 	case *ssa.If:
 		s := in.Block().Succs
@@ -577,7 +603,7 @@ func (fl *funcLower) call(in *ssa.Call) {
 			fl.set(in, fl.bitsCall(in, callee.Name(), com.Args))
 			return
 		}
-		if callee.Pkg != fl.m.u.pkg && callee.Pkg != goMathPkg() && (callee.Pkg == nil || callee.Pkg != prelude().pkg) {
+		if callee.Pkg != fl.m.u.pkg && !isMathSrc(callee.Pkg) {
 			fl.fail(in.Pos(), "call of %s: not supported in compiled functions (only math and functions of the same package)", callee.String())
 		}
 		if callee.TypeParams().Len() > 0 {
@@ -624,4 +650,13 @@ func (fl *funcLower) callGo(in *ssa.Call, callee *ssa.Function, argv []ssa.Value
 	fl.emit("%s", fl.retPoison())
 	fl.startBlock(okL)
 	return r
+}
+
+// bigFunc reports whether f has more than a few dozen instructions.
+func bigFunc(f *ssa.Function) bool {
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Instrs)
+	}
+	return n > 40
 }

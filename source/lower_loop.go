@@ -109,7 +109,7 @@ func countingLoop(h *ssa.BasicBlock, body map[*ssa.BasicBlock]bool) *loop {
 	}
 	br, _ := lastIf(test)
 	cmp, ok := br.Cond.(*ssa.BinOp)
-	if !ok || cmp.Op != token.LSS || !isInt(cmp.X.Type()) || !invariant(cmp.Y, body) {
+	if !ok || cmp.Op != token.LSS || !isInt(cmp.X.Type()) || !invariant(cmp.Y, body) && !lenOfInvariant(cmp.Y, body) {
 		return nil
 	}
 	l.n = cmp.Y
@@ -157,6 +157,22 @@ func countingLoop(h *ssa.BasicBlock, body map[*ssa.BasicBlock]bool) *loop {
 	}
 	l.iv = iv
 	return l
+}
+
+// lenOfInvariant reports whether v is len or cap of a loop-invariant
+// slice (computed in the loop, as in for i := 0; i < len(x); i++, but with
+// the same value in every iteration).
+func lenOfInvariant(v ssa.Value, body map[*ssa.BasicBlock]bool) bool {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	if !ok || b.Name() != "len" && b.Name() != "cap" {
+		return false
+	}
+	_, isSlice := c.Call.Args[0].Type().Underlying().(*types.Slice)
+	return isSlice && invariant(c.Call.Args[0], body)
 }
 
 func lastIf(b *ssa.BasicBlock) (*ssa.If, bool) {

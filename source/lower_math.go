@@ -3,87 +3,14 @@ package source
 import (
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/constant"
-	"go/importer"
-	"go/parser"
-	"go/token"
 	"go/types"
-	"path/filepath"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/ssa"
-	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/gojit/gojit/internal/host"
 )
-
-// Go's math functions, compiled from Go's own source. Most of package math
-// is plain Go on amd64 (Sin, Cos, Tanh, Pow, Atan, ...); lowering that
-// source gives Go's results bit for bit, where the C library's differ in
-// the last bits. The package is read from GOROOT once per process, for
-// the host's GOOS and GOARCH, so its assembly-backed functions (Sqrt,
-// Floor, Exp, Log, Max, ...) are the ones lower_ops.go maps to LLVM
-// intrinsics or the C library instead.
-
-type mathSrc struct {
-	pkg  *ssa.Package
-	fset *token.FileSet
-	info *types.Info
-	init map[string]ast.Expr // package-level var initializers by name
-	err  error
-}
-
-var goMath = sync.OnceValue(func() *mathSrc {
-	ms := &mathSrc{init: map[string]ast.Expr{}}
-	bp, err := build.Default.Import("math", "", 0)
-	if err != nil {
-		ms.err = err
-		return ms
-	}
-	fset := token.NewFileSet()
-	ms.fset = fset
-	var files []*ast.File
-	for _, name := range bp.GoFiles {
-		f, err := parser.ParseFile(fset, filepath.Join(bp.Dir, name), nil, parser.SkipObjectResolution)
-		if err != nil {
-			ms.err = err
-			return ms
-		}
-		files = append(files, f)
-		for _, d := range f.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
-				for _, sp := range g.Specs {
-					vs := sp.(*ast.ValueSpec)
-					for i, n := range vs.Names {
-						if i < len(vs.Values) {
-							ms.init[n.Name] = vs.Values[i]
-						}
-					}
-				}
-			}
-		}
-	}
-	tc := &types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
-	ms.pkg, ms.info, ms.err = ssautil.BuildPackage(tc, fset, types.NewPackage("math", "math"), files, 0)
-	return ms
-})
-
-// goMathPkg is Go's math package in SSA form, or nil if GOROOT's source
-// cannot be read.
-func goMathPkg() *ssa.Package {
-	return goMath().pkg
-}
-
-// goMathFunc returns math's function name compiled from Go's source, or nil.
-func goMathFunc(name string) *ssa.Function {
-	p := goMathPkg()
-	if p == nil {
-		return nil
-	}
-	return p.Func(name)
-}
 
 // global returns the LLVM global holding g, a package-level array of
 // numbers initialized by a constant composite literal (math's tables of
@@ -94,7 +21,7 @@ func (m *module) global(g *ssa.Global) string {
 		return name
 	}
 	at, ok := g.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
-	ms := goMath()
+	ms := m.mathSrc()
 	var lit *ast.CompositeLit
 	if ok && g.Pkg == ms.pkg {
 		lit, _ = ms.init[g.Name()].(*ast.CompositeLit)
@@ -356,30 +283,6 @@ func cvtsd2sl(x float64) int32 {
 }
 `
 
-type preludePkg struct {
-	pkg *ssa.Package
-	err error
-}
-
-var prelude = sync.OnceValue(func() *preludePkg {
-	p := &preludePkg{}
-	ms := goMath()
-	if ms.err != nil {
-		p.err = ms.err
-		return p
-	}
-	src := strings.Replace(preludeSrc, "USEFMA", fmt.Sprint(hostHasFMA()), 1)
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "prelude.go", src, 0)
-	if err != nil {
-		p.err = err
-		return p
-	}
-	tc := &types.Config{Importer: mathImporter{ms.pkg.Pkg}}
-	p.pkg, _, p.err = ssautil.BuildPackage(tc, fset, types.NewPackage("gojit/prelude", "prelude"), []*ast.File{f}, 0)
-	return p
-})
-
 type mathImporter struct{ math *types.Package }
 
 func (m mathImporter) Import(path string) (*types.Package, error) {
@@ -387,14 +290,6 @@ func (m mathImporter) Import(path string) (*types.Package, error) {
 		return m.math, nil
 	}
 	return nil, fmt.Errorf("prelude imports only math, not %s", path)
-}
-
-// preludeFunc returns the prelude's function name, or nil.
-func preludeFunc(name string) *ssa.Function {
-	if p := prelude(); p.pkg != nil {
-		return p.pkg.Func(name)
-	}
-	return nil
 }
 
 // hostHasFMA is Go's useFMA for Exp on amd64: AVX and FMA.

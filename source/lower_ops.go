@@ -388,11 +388,11 @@ func (fl *funcLower) mathCall(in *ssa.Call, name string, args []ssa.Value) strin
 		return fl.def("bitcast i32 %s to float", fl.val(args[0]))
 	}
 	if port, ok := amd64Ports[name]; ok {
-		if g := preludeFunc(port); g != nil {
+		if g := m.mathSrc().preludeFunc(port); g != nil {
 			return fl.callGo(in, g, args)
 		}
 	}
-	if g := goMathFunc(name); g != nil {
+	if g := m.mathSrc().fn(name); g != nil {
 		return fl.callGo(in, g, args)
 	}
 	fl.fail(in.Pos(), "math.%s: not supported in compiled functions", name)
