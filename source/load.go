@@ -31,6 +31,15 @@ import (
 // with -trimpath). source.Compile, which takes the source text, still works.
 var ErrNoSource = errors.New("source file not found")
 
+// ErrStaleSource is wrapped by the error CompileFunc returns when the
+// function's source on disk is not what the running binary was built
+// from: one of the package files it was loaded from was modified after
+// the executable was written, or the function is no longer declared at
+// the line the binary records. Compiling that text would silently run
+// different code than the Go function; rebuild the program (or pass the
+// text to source.Compile deliberately).
+var ErrStaleSource = errors.New("source changed since the binary was built")
+
 // loadFunc builds the unit for a Go func value from its own source.
 func loadFunc(fn any, c *config) (*unit, error) {
 	v := reflect.ValueOf(fn)
@@ -45,7 +54,14 @@ func loadFunc(fn any, c *config) (*unit, error) {
 		return nil, fmt.Errorf("source: cannot find the function %T in the binary", fn)
 	}
 	file, line := rf.FileLine(rf.Entry())
-	return loadRuntimeFunc(rf.Name(), file, line, c)
+	u, err := loadRuntimeFunc(rf.Name(), file, line, c)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFresh(u, rf.Name(), line, executableTime()); err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // loadRuntimeFunc loads the function the runtime calls full (as
