@@ -40,7 +40,8 @@ var ErrNoSource = errors.New("source file not found")
 // text to source.Compile deliberately).
 var ErrStaleSource = errors.New("source changed since the binary was built")
 
-// loadFunc builds the unit for a Go func value from its own source.
+// loadFunc builds the unit for a Go func value from its own source. On
+// ErrStaleSource it returns the unit too (for the fallback), with the error.
 func loadFunc(fn any, c *config) (*unit, error) {
 	v := reflect.ValueOf(fn)
 	if !v.IsValid() || v.Kind() != reflect.Func {
@@ -59,7 +60,9 @@ func loadFunc(fn any, c *config) (*unit, error) {
 		return nil, err
 	}
 	if err := checkFresh(u, rf.Name(), line, executableTime()); err != nil {
-		return nil, err
+		// The unit comes back with the error so that WithFallback can name
+		// the function and run the Go code, which is what the binary has.
+		return u, err
 	}
 	return u, nil
 }

@@ -3,10 +3,13 @@ package source
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gojit/gojit/internal/llvm"
 )
 
 // TestCheckFresh: a unit loaded from a file is fresh against a binary built
@@ -57,5 +60,98 @@ func TestCheckFresh(t *testing.T) {
 func TestCompileFuncFresh(t *testing.T) {
 	if _, err := loadFunc(saxpy, newConfig(nil)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStaleBinary builds a program that compiles one of its own functions,
+// runs it from another working directory, edits the source and runs the
+// same binary again: the edit is ErrStaleSource, and WithFallback runs the
+// Go code the binary has.
+func TestStaleBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program with the go command")
+	}
+	if !llvm.Available() {
+		t.Skip("needs LLVM (cgo)")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := `package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gojit/gojit/source"
+)
+
+func Add(x, y []float64) {
+	for i := range x {
+		x[i] += y[i]
+	}
+}
+
+func main() {
+	x := []float64{1, 2}
+	if f, err := source.CompileFunc(Add); err != nil {
+		fmt.Println("stale:", errors.Is(err, source.ErrStaleSource))
+	} else if _, err := f.Call(x, []float64{10, 20}); err != nil {
+		fmt.Println(err)
+	}
+	f, err := source.CompileFunc(Add, source.WithFallback(), source.WithLogger(nil))
+	if err == nil {
+		_, err = f.Call(x, []float64{10, 20})
+	}
+	fmt.Println(x, err)
+}
+`
+	for name, text := range map[string]string{
+		"go.mod":  "module example.com/stale\n\ngo 1.26.0\n\nrequire github.com/gojit/gojit v0.0.0\n\nreplace github.com/gojit/gojit => " + root + "\n",
+		"go.sum":  string(gosum),
+		"main.go": main,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "stale.bin")
+	build := exec.Command("go", "build", "-mod=mod", "-o", bin, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	run := func() string {
+		cmd := exec.Command(bin)
+		cmd.Dir = t.TempDir() // another working directory
+		cmd.Env = append(os.Environ(), "GOJIT_DISABLE_JIT=", "GOJIT_LOG=")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", bin, err, out)
+		}
+		return string(out)
+	}
+	if got, want := run(), "[21 42] <nil>\n"; got != want {
+		t.Errorf("fresh binary printed %q, want %q", got, want)
+	}
+	edited := strings.Replace(main, "x[i] += y[i]", "x[i] -= y[i]", 1)
+	file := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute) // after the build whatever the clock's resolution
+	if err := os.Chtimes(file, later, later); err != nil {
+		t.Fatal(err)
+	}
+	// The binary adds: compiling the edited text would subtract.
+	if got, want := run(), "stale: true\n[11 22] <nil>\n"; got != want {
+		t.Errorf("after the edit the binary printed %q, want %q", got, want)
 	}
 }
