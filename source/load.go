@@ -15,6 +15,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -198,7 +199,7 @@ func loadNamed(pattern, name string, c *config) (*unit, error) {
 			d, err = filepath.Join(mi.root, filepath.FromSlash(strings.TrimPrefix(pattern, mi.path))), nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("source: %w", err)
+			return nil, fmt.Errorf("source: %w%s", err, patternHint(pattern, wd))
 		}
 		dir, pkgPath = d, pattern
 	}
@@ -222,6 +223,24 @@ func loadNamed(pattern, name string, c *config) (*unit, error) {
 		}
 	}
 	return nil, notFound(pattern, name, pd.files)
+}
+
+// patternHint suggests the import path a user probably meant when pattern,
+// given to loadNamed from wd, names no package: the module's path joined
+// with pattern's last element, when that is a directory of the module.
+func patternHint(pattern, wd string) string {
+	mi := findModule(wd)
+	if mi.root == "" {
+		return ""
+	}
+	base := pattern[strings.LastIndexByte(pattern, '/')+1:]
+	if base == path.Base(mi.path) {
+		return fmt.Sprintf("; did you mean %s, the module's import path?", mi.path)
+	}
+	if dirExists(filepath.Join(mi.root, base)) {
+		return fmt.Sprintf("; did you mean %s/%s?", mi.path, base)
+	}
+	return fmt.Sprintf("; name the package by its full import path (this module is %s) or by a directory (./%s)", mi.path, base)
 }
 
 func isLocalPattern(p string) bool {
