@@ -35,10 +35,11 @@ var ErrNoSource = errors.New("source file not found")
 // ErrStaleSource is wrapped by the error CompileFunc returns when the
 // function's source on disk is not what the running binary was built
 // from: one of the package files it was loaded from was modified after
-// the executable was written, or the function is no longer declared at
-// the line the binary records. Compiling that text would silently run
-// different code than the Go function; rebuild the program (or pass the
-// text to source.Compile deliberately).
+// the executable was written (and is not dated in the future), or the
+// function is no longer declared at the line the binary records.
+// Compiling that text would silently run different code than the Go
+// function; rebuild the program (or pass the text to source.Compile
+// deliberately). With WithFallback the Go function runs instead.
 var ErrStaleSource = errors.New("source changed since the binary was built")
 
 // loadFunc builds the unit for a Go func value from its own source. On

@@ -36,7 +36,7 @@ func executableTime() time.Time {
 // checkFresh reports ErrStaleSource when u, loaded for the runtime
 // function full whose entry the binary places at line, does not match the
 // binary: the declaration does not span line, or a file of u was modified
-// after built (skipped when built is zero).
+// after built (skipped when built is zero) and not in the future.
 func checkFresh(u *unit, full string, line int, built time.Time) error {
 	if u.decl != nil {
 		start, end := u.fset.Position(u.decl.Pos()), u.fset.Position(u.decl.End())
@@ -48,6 +48,7 @@ func checkFresh(u *unit, full string, line int, built time.Time) error {
 	if built.IsZero() {
 		return nil
 	}
+	now := time.Now()
 	names := make([]string, 0, len(u.src))
 	for name := range u.src {
 		names = append(names, name)
@@ -58,7 +59,10 @@ func checkFresh(u *unit, full string, line int, built time.Time) error {
 		if err != nil {
 			continue // read through the cache, then removed: nothing to compare
 		}
-		if fi.ModTime().After(built) {
+		// A time in the future (files unpacked from an archive made on a
+		// machine whose clock is ahead) says nothing about the build: a
+		// fresh build would not clear it.
+		if fi.ModTime().After(built) && !fi.ModTime().After(now) {
 			return fmt.Errorf("source: %s: %w: %s was modified at %s, after the executable was built (%s); rebuild the program, or the compiled code may differ from the Go function",
 				full, ErrStaleSource, name, fi.ModTime().Format(time.RFC3339), built.Format(time.RFC3339))
 		}

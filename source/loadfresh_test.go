@@ -39,6 +39,16 @@ func TestCheckFresh(t *testing.T) {
 	if err := checkFresh(u, "main.K", 8, time.Time{}); err != nil {
 		t.Errorf("no executable time: %v", err)
 	}
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(file, future, future); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkFresh(u, "main.K", 8, written); err != nil {
+		t.Errorf("a file dated in the future: %v", err)
+	}
+	if err := os.Chtimes(file, written, written); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		line  int
 		built time.Time
