@@ -156,8 +156,11 @@ func main() {
 	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	later := time.Now().Add(time.Minute) // after the build whatever the clock's resolution
-	if err := os.Chtimes(file, later, later); err != nil {
+	// Date the build a minute back, so that the edit is after it whatever
+	// the file system's time resolution (a file dated in the future would
+	// not count).
+	built := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(bin, built, built); err != nil {
 		t.Fatal(err)
 	}
 	// The binary adds: compiling the edited text would subtract.
