@@ -265,11 +265,41 @@ func checkFuzzProgram(t *testing.T, p *fuzzProgram) {
 		t.Fatalf("compiled gives %d values, Go %d\nsource:\n%s", len(got), len(want), numbered(src))
 	}
 	for i, v := range got {
-		if !sameValue(v, want[i]) {
+		if !sameValue(v, want[i]) && !(knownMaxMinBug && maxMinSpecialCase(src, v, want[i])) {
 			t.Fatalf("value %d (%s; 0: result int64, 1: result float64 bits, then s0, s1, s2 elements): compiled %s, Go %s\nargs %v\nsource:\n%s",
 				i, v.t, v.s, want[i], args, numbered(src))
 		}
 	}
+}
+
+// knownMaxMinBug accepts a known difference of the lowering, reported to
+// its authors, so that the target finds others: math.Max(NaN, +Inf) is
+// +Inf in Go (and math.Min(NaN, -Inf) -Inf: infinities win over NaN), the
+// compiled code (llvm.maximum, llvm.minimum) gives NaN. Set it to false
+// once the lowering is fixed.
+const knownMaxMinBug = true
+
+// maxMinSpecialCase reports whether a mismatch is that bug's: the
+// compiled value is a NaN, Go's an infinity, in a program calling
+// math.Max or math.Min.
+func maxMinSpecialCase(src string, v fuzzVal, want string) bool {
+	if !strings.Contains(src, "math.Max(") && !strings.Contains(src, "math.Min(") {
+		return false
+	}
+	var a, b uint64
+	if _, err := fmt.Sscan(v.s, &a); err != nil {
+		return false
+	}
+	if _, err := fmt.Sscan(want, &b); err != nil {
+		return false
+	}
+	switch v.t {
+	case tF64:
+		return math.IsNaN(math.Float64frombits(a)) && math.IsInf(math.Float64frombits(b), 0)
+	case tF32:
+		return math.IsNaN(float64(math.Float32frombits(uint32(a)))) && math.IsInf(float64(math.Float32frombits(uint32(b))), 0)
+	}
+	return false
 }
 
 // sameMessage compares a RuntimeError's message with Go's. Two wording
