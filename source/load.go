@@ -353,6 +353,7 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 				inReach = append(inReach, e)
 			}
 		}
+		inReach = withRedeclarations(inReach, errs)
 		if len(inReach) == 0 {
 			// The errors are in declarations the function does not use
 			// (kept because a local name matched): check again without them.
@@ -394,6 +395,34 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 		return nil, err
 	}
 	return u, nil
+}
+
+// withRedeclarations adds to kept, the type errors within the function's
+// reach, the "X redeclared in this block" errors of all whose other
+// declaration kept reports (go/types words it "\tother declaration of X",
+// at the reached declaration): without them the user would see only that
+// continuation line. The redeclaration is usually in a file of the
+// directory that is not part of the build (`go run main.go` builds only the
+// files it names; the loader reads the directory), which the message says.
+func withRedeclarations(kept, all []types.Error) []types.Error {
+	names := map[string]bool{}
+	for i, e := range kept {
+		if name, ok := strings.CutPrefix(e.Msg, "\tother declaration of "); ok {
+			names[name] = true
+			kept[i].Msg = e.Msg[1:]
+		}
+	}
+	if len(names) == 0 {
+		return kept
+	}
+	out := kept[:len(kept):len(kept)]
+	for _, e := range all {
+		if name, ok := strings.CutSuffix(e.Msg, " redeclared in this block"); ok && names[name] {
+			e.Msg += " (source reads every file of the directory: is this file left out of the build, as by `go run main.go`? Move it away or compile with `go run .`)"
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // buildSSA builds the SSA of the unit's package. go/ssa panics on code it

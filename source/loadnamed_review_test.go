@@ -1,6 +1,7 @@
 package source
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,5 +43,33 @@ func TestLoadNamedWrongPath(t *testing.T) {
 		if _, err := loadNamed(pattern, "K", newConfig(nil)); err != nil {
 			t.Errorf("loadNamed(%q): %v", pattern, err)
 		}
+	}
+}
+
+// TestLoadRedeclaredElsewhere: a file of the directory that the build
+// left out (go run main.go) redeclares the function: both declarations
+// are reported, the other one with the likely cause, not only go/types'
+// continuation line.
+func TestLoadRedeclaredElsewhere(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":     "module example.com/scratch\n\ngo 1.26\n",
+		"main.go":    "package main\n\nfunc K(x []float64) { x[0] = 1 }\n\nfunc main() {}\n",
+		"scratch.go": "package main\n\nfunc K(x float64) float64 { return x }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := loadRuntimeFunc("main.K", filepath.Join(dir, "main.go"), 3, newConfig(nil))
+	var se *Error
+	if !errors.As(err, &se) || len(se.Diags) != 2 {
+		t.Fatalf("got %v, want two diagnostics", err)
+	}
+	if d := se.Diags[0]; !strings.HasSuffix(d.Pos.Filename, "main.go") || d.Msg != "other declaration of K" {
+		t.Errorf("first diagnostic %v", d)
+	}
+	if d := se.Diags[1]; !strings.HasSuffix(d.Pos.Filename, "scratch.go") || !strings.HasPrefix(d.Msg, "K redeclared in this block (source reads every file of the directory") {
+		t.Errorf("second diagnostic %v", d)
 	}
 }
