@@ -192,7 +192,7 @@ func (g *gen) expr(t ftype, depth int) (string, bool) {
 			n = "uint8(" + g.scalar(tI64) + ")"
 		}
 		return "(" + x + []string{" << ", " >> "}[g.intn(2)] + n + ")", false
-	default: // a variable of another type through a conversion, or t's own
+	default: // a variable of type t
 		return g.scalar(t), false
 	}
 }
