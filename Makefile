@@ -39,6 +39,8 @@ test: deps
 	$(GO) test -count=1 -race -run 'Concurrent|Race' . ./internal/llvm ./internal/runtime ./internal/diskcache
 	$(GO) test -count=1 -race -short ./lazy ./pipeline ./dataset
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCompiledVsInterpreter$$' -fuzztime $(FUZZTIME) .
+	# package source against go/ssa/interp: 300 runs take 10-20 s (each an LLVM compile).
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCompileVsSSAInterp$$' -fuzztime 300x -fuzzminimizetime 10x ./source
 
 bench: deps
 	$(GO) run ./cmd/gojit bench

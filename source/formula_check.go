@@ -212,8 +212,42 @@ func parseFormula(src string, schema map[string]gojit.DType) (*fExpr, []string, 
 }
 
 // parseExpr parses src as one Go expression in the file "formula".
+//
+// A formula may span lines however it is broken: a line break counts as a
+// space, where Go would insert a semicolon after a line ending in a name,
+// a number or ")" and reject "price\n* qty". The line breaks are replaced
+// by spaces for the parser (offsets unchanged), and the file's lines, and
+// the positions of syntax errors, are then set from the original text.
+// A formula with a // comment keeps Go's rule (the comment ends at the
+// line break).
 func parseFormulaExpr(fset *token.FileSet, src string) (ast.Expr, error) {
-	return parser.ParseExprFrom(fset, "formula", src, parser.AllErrors)
+	text := src
+	if !strings.Contains(src, "//") {
+		text = strings.Map(func(r rune) rune {
+			if r == '\n' || r == '\r' {
+				return ' '
+			}
+			return r
+		}, src)
+	}
+	x, err := parser.ParseExprFrom(fset, "formula", text, parser.AllErrors)
+	if text == src {
+		return x, err
+	}
+	var file *token.File
+	fset.Iterate(func(f *token.File) bool { file = f; return false })
+	if file == nil {
+		return x, err
+	}
+	file.SetLinesForContent([]byte(src))
+	if list, ok := err.(scanner.ErrorList); ok {
+		for _, e := range list {
+			if e.Pos.Offset >= 0 && e.Pos.Offset <= file.Size() {
+				e.Pos = file.Position(file.Pos(e.Pos.Offset))
+			}
+		}
+	}
+	return x, err
 }
 
 func (c *fChecker) errorf(pos token.Pos, format string, args ...any) {
@@ -230,7 +264,7 @@ func (c *fChecker) text(x ast.Expr) string {
 	if a < 0 || b > len(c.src) || a > b {
 		return ""
 	}
-	return c.src[a:b]
+	return strings.Join(strings.Fields(c.src[a:b]), " ") // one line in messages
 }
 
 // expr checks x and returns its typed node, or nil after reporting why it

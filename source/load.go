@@ -15,6 +15,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -31,7 +32,18 @@ import (
 // with -trimpath). source.Compile, which takes the source text, still works.
 var ErrNoSource = errors.New("source file not found")
 
-// loadFunc builds the unit for a Go func value from its own source.
+// ErrStaleSource is wrapped by the error CompileFunc returns when the
+// function's source on disk is not what the running binary was built
+// from: one of the package files it was loaded from was modified after
+// the executable was written (and is not dated in the future), or the
+// function is no longer declared at the line the binary records.
+// Compiling that text would silently run different code than the Go
+// function; rebuild the program (or pass the text to source.Compile
+// deliberately). With WithFallback the Go function runs instead.
+var ErrStaleSource = errors.New("source changed since the binary was built")
+
+// loadFunc builds the unit for a Go func value from its own source. On
+// ErrStaleSource it returns the unit too (for the fallback), with the error.
 func loadFunc(fn any, c *config) (*unit, error) {
 	v := reflect.ValueOf(fn)
 	if !v.IsValid() || v.Kind() != reflect.Func {
@@ -45,7 +57,16 @@ func loadFunc(fn any, c *config) (*unit, error) {
 		return nil, fmt.Errorf("source: cannot find the function %T in the binary", fn)
 	}
 	file, line := rf.FileLine(rf.Entry())
-	return loadRuntimeFunc(rf.Name(), file, line, c)
+	u, err := loadRuntimeFunc(rf.Name(), file, line, c)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFresh(u, rf.Name(), line, executableTime()); err != nil {
+		// The unit comes back with the error so that WithFallback can name
+		// the function and run the Go code, which is what the binary has.
+		return u, err
+	}
+	return u, nil
 }
 
 // loadRuntimeFunc loads the function the runtime calls full (as
@@ -179,7 +200,7 @@ func loadNamed(pattern, name string, c *config) (*unit, error) {
 			d, err = filepath.Join(mi.root, filepath.FromSlash(strings.TrimPrefix(pattern, mi.path))), nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("source: %w", err)
+			return nil, fmt.Errorf("source: %w%s", err, patternHint(pattern, wd))
 		}
 		dir, pkgPath = d, pattern
 	}
@@ -203,6 +224,24 @@ func loadNamed(pattern, name string, c *config) (*unit, error) {
 		}
 	}
 	return nil, notFound(pattern, name, pd.files)
+}
+
+// patternHint suggests the import path a user probably meant when pattern,
+// given to loadNamed from wd, names no package: the module's path joined
+// with pattern's last element, when that is a directory of the module.
+func patternHint(pattern, wd string) string {
+	mi := findModule(wd)
+	if mi.root == "" {
+		return ""
+	}
+	base := pattern[strings.LastIndexByte(pattern, '/')+1:]
+	if base == path.Base(mi.path) {
+		return fmt.Sprintf("; did you mean %s, the module's import path?", mi.path)
+	}
+	if dirExists(filepath.Join(mi.root, base)) {
+		return fmt.Sprintf("; did you mean %s/%s?", mi.path, base)
+	}
+	return fmt.Sprintf("; name the package by its full import path (this module is %s) or by a directory (./%s)", mi.path, base)
 }
 
 func isLocalPattern(p string) bool {
@@ -314,6 +353,7 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 				inReach = append(inReach, e)
 			}
 		}
+		inReach = withRedeclarations(inReach, errs)
 		if len(inReach) == 0 {
 			// The errors are in declarations the function does not use
 			// (kept because a local name matched): check again without them.
@@ -355,6 +395,34 @@ func (l *loader) load(pkgPath, dir string, files []*parsedFile, name, file strin
 		return nil, err
 	}
 	return u, nil
+}
+
+// withRedeclarations adds to kept, the type errors within the function's
+// reach, the "X redeclared in this block" errors of all whose other
+// declaration kept reports (go/types words it "\tother declaration of X",
+// at the reached declaration): without them the user would see only that
+// continuation line. The redeclaration is usually in a file of the
+// directory that is not part of the build (`go run main.go` builds only the
+// files it names; the loader reads the directory), which the message says.
+func withRedeclarations(kept, all []types.Error) []types.Error {
+	names := map[string]bool{}
+	for i, e := range kept {
+		if name, ok := strings.CutPrefix(e.Msg, "\tother declaration of "); ok {
+			names[name] = true
+			kept[i].Msg = e.Msg[1:]
+		}
+	}
+	if len(names) == 0 {
+		return kept
+	}
+	out := kept[:len(kept):len(kept)]
+	for _, e := range all {
+		if name, ok := strings.CutSuffix(e.Msg, " redeclared in this block"); ok && names[name] {
+			e.Msg += " (source reads every file of the directory: is this file left out of the build, as by `go run main.go`? Move it away or compile with `go run .`)"
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // buildSSA builds the SSA of the unit's package. go/ssa panics on code it

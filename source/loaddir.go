@@ -371,7 +371,10 @@ func resolveImport(fromDir, path string, onlyStd bool) (string, error) {
 			if path == "math" {
 				return mathStubDir, nil
 			}
-			return "", fmt.Errorf("cannot find standard package %q in %s (is the Go tree installed here?)", path, filepath.Join(goroot, "src"))
+			if !dirExists(filepath.Join(goroot, "src", "math")) {
+				return "", fmt.Errorf("cannot find standard package %q in %s (is the Go tree installed here?)", path, filepath.Join(goroot, "src"))
+			}
+			return "", fmt.Errorf("no package %q: a path whose first element has no dot names a standard package, and %s has none", path, filepath.Join(goroot, "src"))
 		}
 		return d, nil
 	}
