@@ -60,7 +60,12 @@ func (n *native) runtimeError(st *[statusWords]uint64) error {
 	e := &RuntimeError{Pos: si.pos, Func: n.name, Index: a, Len: b}
 	switch si.kind {
 	case siteIndex:
-		e.Msg = fmt.Sprintf("index out of range [%d] with length %d", a, b)
+		// Go's wording: a negative index is reported without the length.
+		if a < 0 {
+			e.Msg = fmt.Sprintf("index out of range [%d]", a)
+		} else {
+			e.Msg = fmt.Sprintf("index out of range [%d] with length %d", a, b)
+		}
 	case siteSliceLen:
 		e.Msg = fmt.Sprintf("slice bounds out of range [:%d] with length %d", a, b)
 	case siteSliceCap:
@@ -70,7 +75,7 @@ func (n *native) runtimeError(st *[statusWords]uint64) error {
 	case siteDivide:
 		e.Msg = "integer divide by zero"
 	case siteShift:
-		e.Msg = fmt.Sprintf("negative shift amount %d", a)
+		e.Msg = "negative shift amount" // as Go says it; the count is in Index
 	case sitePanic:
 		e.Msg = "panic called"
 	}

@@ -31,7 +31,7 @@ func TestRuntimeErrors(t *testing.T) {
 		msg  string
 	}{
 		{index, []any{[]float32{1, 2, 3}, 5}, "return x[i]", "index out of range [5] with length 3"},
-		{index, []any{[]float32{1, 2, 3}, -1}, "return x[i]", "index out of range [-1] with length 3"},
+		{index, []any{[]float32{1, 2, 3}, -1}, "return x[i]", "index out of range [-1]"},
 		{sliceSum, []any{[]float64{1, 2}, 0, 3}, "range x[lo:hi]", "slice bounds out of range [:3] with capacity 2"},
 		{sliceSum, []any{[]float64{1, 2}, 2, 1}, "range x[lo:hi]", "slice bounds out of range [2:1]"},
 		{divmod, []any{int64(1), int64(0)}, "func divmod(a", "integer divide by zero"},

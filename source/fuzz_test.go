@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -248,11 +247,8 @@ func checkFuzzProgram(t *testing.T, p *fuzzProgram) {
 	res, cerr := fn.Call(args...)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if line, msg, ok := parseOraclePanic(lines[0]); ok {
-		if knownConstShiftBug && cerr == nil && msg == "negative shift amount" && negConstAssigned.MatchString(src) {
-			return
-		}
 		var re *RuntimeError
-		if !errors.As(cerr, &re) || re.Pos.Line != line || !sameMessage(re.Msg, msg) {
+		if !errors.As(cerr, &re) || re.Pos.Line != line || re.Msg != msg {
 			t.Fatalf("Go panics at fuzz.go:%d: %s\ncompiled: results %v, error %v\nsource:\n%s", line, msg, res, cerr, numbered(src))
 		}
 		return
@@ -269,66 +265,11 @@ func checkFuzzProgram(t *testing.T, p *fuzzProgram) {
 		t.Fatalf("compiled gives %d values, Go %d\nsource:\n%s", len(got), len(want), numbered(src))
 	}
 	for i, v := range got {
-		if !sameValue(v, want[i]) && !(knownMaxMinBug && maxMinSpecialCase(src, v, want[i])) {
+		if !sameValue(v, want[i]) {
 			t.Fatalf("value %d (%s; 0: result int64, 1: result float64 bits, then s0, s1, s2 elements): compiled %s, Go %s\nargs %v\nsource:\n%s",
 				i, v.t, v.s, want[i], args, numbered(src))
 		}
 	}
-}
-
-// knownMaxMinBug accepts a known difference of the lowering, reported to
-// its authors, so that the target finds others: math.Max(NaN, +Inf) is
-// +Inf in Go (and math.Min(NaN, -Inf) -Inf: infinities win over NaN), the
-// compiled code (llvm.maximum, llvm.minimum) gives NaN. Set it to false
-// once the lowering is fixed.
-const knownMaxMinBug = true
-
-// knownConstShiftBug accepts another reported difference: a shift whose
-// count is a variable holding a negative constant (var v int32 = -7;
-// a >> v), which go/ssa turns into a constant operand, gives 0 in compiled
-// code where Go panics with "negative shift amount". It applies only to
-// programs that assign a negative constant (negConstAssigned). Set it to
-// false once the lowering is fixed.
-const knownConstShiftBug = true
-
-var negConstAssigned = regexp.MustCompile(`= \(-[0-9]`)
-
-// maxMinSpecialCase reports whether a mismatch is that bug's: the
-// compiled value is a NaN, Go's an infinity, in a program calling
-// math.Max or math.Min.
-func maxMinSpecialCase(src string, v fuzzVal, want string) bool {
-	if !strings.Contains(src, "math.Max(") && !strings.Contains(src, "math.Min(") {
-		return false
-	}
-	var a, b uint64
-	if _, err := fmt.Sscan(v.s, &a); err != nil {
-		return false
-	}
-	if _, err := fmt.Sscan(want, &b); err != nil {
-		return false
-	}
-	switch v.t {
-	case tF64:
-		return math.IsNaN(math.Float64frombits(a)) && math.IsInf(math.Float64frombits(b), 0)
-	case tF32:
-		return math.IsNaN(float64(math.Float32frombits(uint32(a)))) && math.IsInf(float64(math.Float32frombits(uint32(b))), 0)
-	}
-	return false
-}
-
-// sameMessage compares a RuntimeError's message with Go's. Two wording
-// differences of the compiled code, reported to the lowering's authors,
-// are accepted so that the target finds other bugs: Go says "negative
-// shift amount" and, for a negative index, "index out of range [-1]"
-// without the length, where the compiled code adds the amount or the
-// length.
-func sameMessage(compiled, goMsg string) bool {
-	if compiled == goMsg {
-		return true
-	}
-	known := goMsg == "negative shift amount" ||
-		strings.HasPrefix(goMsg, "index out of range [-") && strings.HasSuffix(goMsg, "]")
-	return known && strings.HasPrefix(compiled, goMsg+" ")
 }
 
 // numbered prefixes src's lines with their numbers.

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"strconv"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -144,6 +145,13 @@ func (fl *funcLower) shift(in *ssa.BinOp) string {
 		}
 	}
 	if c, ok := in.Y.(*ssa.Const); ok && c.Value != nil {
+		if constant.Sign(c.Value) < 0 {
+			// A negative constant count (a typed constant reaching the
+			// shift, e.g. through a variable go/ssa folded) panics in Go.
+			v, _ := constant.Int64Val(constant.ToInt(c.Value))
+			fl.check("false", fl.m.addSite(in.Pos(), siteShift), strconv.FormatInt(v, 10), "0")
+			return big()
+		}
 		n, exact := constant.Uint64Val(constant.ToInt(c.Value))
 		if !exact || n >= uint64(w) {
 			return big()
@@ -324,6 +332,10 @@ var exactMath = map[string]string{
 	"Max": "llvm.maximum", "Min": "llvm.minimum", "Copysign": "llvm.copysign", "FMA": "llvm.fma",
 }
 
+// mathMaxMinInf is, for math.Max and math.Min, the infinity that is their
+// result whatever the other operand, NaN included (Go's special cases).
+var mathMaxMinInf = map[string]string{"Max": "0x7FF0000000000000", "Min": "0xFFF0000000000000"}
+
 // amd64Ports are the math functions Go implements in amd64 assembly with
 // results of their own, ported to Go in lower_math.go's prelude.
 var amd64Ports = map[string]string{"Exp": "exp", "Log": "log", "Hypot": "hypot"}
@@ -354,7 +366,16 @@ func (fl *funcLower) mathCall(in *ssa.Call, name string, args []ssa.Value) strin
 	if f, ok := exactMath[name]; ok {
 		f += ".f64"
 		m.declare(f, fmt.Sprintf("declare double @%s(%s)", f, params(len(args))))
-		return fl.def("call double @%s(%s)", f, join())
+		r := fl.def("call double @%s(%s)", f, join())
+		if inf, ok := mathMaxMinInf[name]; ok {
+			// math.Max(x, +Inf) is +Inf even when x is NaN (and
+			// math.Min(x, -Inf) is -Inf): an infinity in the
+			// function's direction wins over NaN, unlike llvm.maximum.
+			a := fl.def("fcmp oeq double %s, %s", fl.val(args[0]), inf)
+			b := fl.def("fcmp oeq double %s, %s", fl.val(args[1]), inf)
+			r = fl.def("select i1 %s, double %s, double %s", fl.def("or i1 %s, %s", a, b), inf, r)
+		}
+		return r
 	}
 	switch name {
 	case "Inf":

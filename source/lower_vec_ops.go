@@ -163,7 +163,17 @@ func (e *vecEmit) call(in *ssa.Call) string {
 		as = append(as, ty+" "+e.vec(a))
 	}
 	fl.m.declare(f, fmt.Sprintf("declare %s @%s(%s)", ty, f, strings.Join(ps, ", ")))
-	return fl.def("call %s @%s(%s)", ty, f, strings.Join(as, ", "))
+	r := fl.def("call %s @%s(%s)", ty, f, strings.Join(as, ", "))
+	if c, ok := com.Value.(*ssa.Function); ok {
+		if inf, ok := mathMaxMinInf[c.Name()]; ok && len(com.Args) == 2 {
+			// Go's special case: the infinity wins over NaN (see mathCall).
+			splat := e.splat("double", inf)
+			a := fl.def("fcmp oeq %s %s, %s", ty, e.vec(com.Args[0]), splat)
+			b := fl.def("fcmp oeq %s %s, %s", ty, e.vec(com.Args[1]), splat)
+			r = fl.def("select %s %s, %s %s, %s %s", vt("i1"), fl.def("or %s %s, %s", vt("i1"), a, b), ty, splat, ty, r)
+		}
+	}
+	return r
 }
 
 // indexAddr checks the index of in for the lanes of mask and returns the

@@ -62,10 +62,9 @@ func (n *native) runPar(frame []uint64) error {
 type parBuf struct{ frame, spill []uint64 }
 
 func (n *native) runSegments(frame, spill []uint64) error {
-	p := n.par
-	seg := uint64(0)
+	spill[0] = 0 // the segment to run: the function's start
 	for {
-		spill[0], spill[1] = seg, 0
+		spill[1] = 0
 		var ptrs [llvm.MaxDirect]unsafe.Pointer
 		ptrs[0] = unsafe.Pointer(&frame[0])
 		ptrs[1] = unsafe.Pointer(&spill[0])
@@ -77,10 +76,10 @@ func (n *native) runSegments(frame, spill []uint64) error {
 		if j == 0 {
 			return nil
 		}
-		if err := n.runLoop(p.loops[j-1], p.addrs[j-1], frame, spill); err != nil {
+		if err := n.runLoop(n.par.loops[j-1], n.par.addrs[j-1], frame, spill); err != nil {
 			return err
 		}
-		seg = j
+		spill[0] = j
 	}
 }
 
