@@ -20,9 +20,13 @@ import (
 // index out of range, a division by zero) at the user's file:line; the
 // results of a call that returns an error are zero.
 //
-// Bind1..Bind6 (no results) and Bind1R..Bind4R (one result) are generic:
+// Bind1..Bind4 (no results) and Bind1R..Bind3R (one result) are generic:
 // their call path has no reflection and no allocation. Bind accepts any
 // signature through reflect.MakeFunc, which allocates on every call.
+//
+// A Func that runs the Go function (WithFallback, GOJIT_DISABLE_JIT=1)
+// binds too, through reflection: a bound call runs the Go function, and a
+// panic in it comes back as the error (wrapping ErrPanic).
 
 // maxBindWords bounds the frame of a generically bound function (it lives
 // on the caller's stack).
@@ -37,7 +41,7 @@ func binder(f *Func, params []reflect.Type, results []reflect.Type) (*native, er
 		return nil, fmt.Errorf("source: Bind of a nil *Func")
 	}
 	if f.nat == nil {
-		return nil, fmt.Errorf("source: Bind: %s runs as Go code (fallback or GOJIT_DISABLE_JIT); call it with Call or call the Go function", f.name)
+		return nil, fmt.Errorf("source: Bind: %s has no compiled code", f.name)
 	}
 	n := f.nat
 	if n.words > maxBindWords {
@@ -99,6 +103,9 @@ func (n *native) runBound(fr *frameBuf) error {
 
 // Bind1 binds f, a compiled func(A), to *fn.
 func Bind1[A any](f *Func, fn *func(A) error) error {
+	if f != nil && f.gofn != nil {
+		return bindGoTyped(f, fn)
+	}
 	n, err := binder(f, []reflect.Type{typeOf[A]()}, nil)
 	if err != nil {
 		return err
@@ -116,6 +123,9 @@ func Bind1[A any](f *Func, fn *func(A) error) error {
 
 // Bind2 binds f, a compiled func(A, B), to *fn.
 func Bind2[A, B any](f *Func, fn *func(A, B) error) error {
+	if f != nil && f.gofn != nil {
+		return bindGoTyped(f, fn)
+	}
 	n, err := binder(f, []reflect.Type{typeOf[A](), typeOf[B]()}, nil)
 	if err != nil {
 		return err
@@ -135,6 +145,9 @@ func Bind2[A, B any](f *Func, fn *func(A, B) error) error {
 
 // Bind3 binds f, a compiled func(A, B, C), to *fn.
 func Bind3[A, B, C any](f *Func, fn *func(A, B, C) error) error {
+	if f != nil && f.gofn != nil {
+		return bindGoTyped(f, fn)
+	}
 	n, err := binder(f, []reflect.Type{typeOf[A](), typeOf[B](), typeOf[C]()}, nil)
 	if err != nil {
 		return err
@@ -156,6 +169,9 @@ func Bind3[A, B, C any](f *Func, fn *func(A, B, C) error) error {
 
 // Bind4 binds f, a compiled func(A, B, C, D), to *fn.
 func Bind4[A, B, C, D any](f *Func, fn *func(A, B, C, D) error) error {
+	if f != nil && f.gofn != nil {
+		return bindGoTyped(f, fn)
+	}
 	n, err := binder(f, []reflect.Type{typeOf[A](), typeOf[B](), typeOf[C](), typeOf[D]()}, nil)
 	if err != nil {
 		return err
@@ -179,6 +195,9 @@ func Bind4[A, B, C, D any](f *Func, fn *func(A, B, C, D) error) error {
 
 // Bind1R binds f, a compiled func(A) R, to *fn.
 func Bind1R[A, R any](f *Func, fn *func(A) (R, error)) error {
+	if f != nil && f.gofn != nil {
+		return bindGoTyped(f, fn)
+	}
 	n, err := binder(f, []reflect.Type{typeOf[A]()}, []reflect.Type{typeOf[R]()})
 	if err != nil {
 		return err
@@ -200,6 +219,9 @@ func Bind1R[A, R any](f *Func, fn *func(A) (R, error)) error {
 
 // Bind2R binds f, a compiled func(A, B) R, to *fn.
 func Bind2R[A, B, R any](f *Func, fn *func(A, B) (R, error)) error {
+	if f != nil && f.gofn != nil {
+		return bindGoTyped(f, fn)
+	}
 	n, err := binder(f, []reflect.Type{typeOf[A](), typeOf[B]()}, []reflect.Type{typeOf[R]()})
 	if err != nil {
 		return err
@@ -223,6 +245,9 @@ func Bind2R[A, B, R any](f *Func, fn *func(A, B) (R, error)) error {
 
 // Bind3R binds f, a compiled func(A, B, C) R, to *fn.
 func Bind3R[A, B, C, R any](f *Func, fn *func(A, B, C) (R, error)) error {
+	if f != nil && f.gofn != nil {
+		return bindGoTyped(f, fn)
+	}
 	n, err := binder(f, []reflect.Type{typeOf[A](), typeOf[B](), typeOf[C]()}, []reflect.Type{typeOf[R]()})
 	if err != nil {
 		return err
@@ -266,6 +291,14 @@ func Bind(f *Func, fnPtr any) error {
 	}
 	for i := range ft.NumOut() - 1 {
 		results = append(results, ft.Out(i))
+	}
+	if f != nil && f.gofn != nil {
+		v, err := bindGo(f, ft)
+		if err != nil {
+			return err
+		}
+		pv.Elem().Set(v)
+		return nil
 	}
 	n, err := binder(f, params, results)
 	if err != nil {

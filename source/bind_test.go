@@ -2,6 +2,7 @@ package source
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -83,5 +84,39 @@ func TestBindErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("got %v, want %q", err, tc.want)
 		}
+	}
+}
+
+// TestBindGoFunction: a Func running the Go function (GOJIT_DISABLE_JIT)
+// binds through the same API, generic and reflective, and a panic in the
+// Go function comes back as the bound call's error.
+func TestBindGoFunction(t *testing.T) {
+	t.Setenv("GOJIT_DISABLE_JIT", "1")
+	f, err := CompileFunc(saxpy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s3 func(float32, []float32, []float32) error
+	if err := Bind3(f, &s3); err != nil {
+		t.Fatal(err)
+	}
+	x, y := []float32{1, 2, 3}, []float32{1, 1, 1}
+	if err := s3(2, x, y); err != nil || !reflect.DeepEqual(y, []float32{3, 5, 7}) {
+		t.Fatalf("bound Go saxpy: %v, y = %v", err, y)
+	}
+	// y shorter than x: Go panics with an index out of range.
+	if err := s3(2, x, y[:1]); !errors.Is(err, ErrPanic) || !strings.Contains(err.Error(), "index out of range [1] with length 1") {
+		t.Fatalf("bound Go saxpy out of range: %v", err)
+	}
+	var sr func(float32, []float32, []float32) error
+	if err := Bind(f, &sr); err != nil {
+		t.Fatal(err)
+	}
+	if err := sr(1, x, y); err != nil || !reflect.DeepEqual(y, []float32{6, 7, 10}) { // y[0] was written before the panic
+		t.Fatalf("Bind of Go saxpy: %v, y = %v", err, y)
+	}
+	var wrong func(float64, []float32, []float32) error
+	if err := Bind(f, &wrong); err == nil || !strings.Contains(err.Error(), "parameter 1") {
+		t.Fatalf("Bind with a wrong parameter type: %v", err)
 	}
 }

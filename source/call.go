@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"reflect"
 	"runtime"
 	"time"
 	"unsafe"
@@ -105,7 +106,20 @@ func (n *native) call(args []any) ([]any, error) {
 	frame := make([]uint64, n.words)
 	for i, a := range args {
 		if !putArg(frame[n.pslots[i]:], n.params[i], a) {
-			return nil, fmt.Errorf("source: %s: argument %d (%s): want %s, got %T", n.name, i+1, n.pnames[i], n.ptypes[i], a)
+			// As the Go function (fallback, GOJIT_DISABLE_JIT) would
+			// through reflection: a number of another type is accepted
+			// when it converts exactly.
+			why := fmt.Sprintf("got %T", a)
+			if rt := scalarReflectType(n.params[i]); rt != nil {
+				cv, err := convertArg(a, rt)
+				if err == nil && putArg(frame[n.pslots[i]:], n.params[i], cv.Interface()) {
+					continue
+				}
+				if err != nil {
+					why = err.Error()
+				}
+			}
+			return nil, fmt.Errorf("source: %s: argument %d (%s): want %s, %s", n.name, i+1, n.pnames[i], n.ptypes[i], why)
 		}
 	}
 	err := n.run(frame)
@@ -288,6 +302,45 @@ func getResult(w uint64, k types.BasicKind) any {
 		return uintptr(w)
 	case types.Bool:
 		return w&1 != 0
+	}
+	return nil
+}
+
+// scalarReflectType is the Go type of scalar parameter kind k (nil for a
+// slice), for converting arguments of another numeric type.
+func scalarReflectType(k pkind) reflect.Type {
+	if k.slice {
+		return nil
+	}
+	switch k.elem {
+	case types.Bool:
+		return reflect.TypeFor[bool]()
+	case types.Int:
+		return reflect.TypeFor[int]()
+	case types.Int8:
+		return reflect.TypeFor[int8]()
+	case types.Int16:
+		return reflect.TypeFor[int16]()
+	case types.Int32:
+		return reflect.TypeFor[int32]()
+	case types.Int64:
+		return reflect.TypeFor[int64]()
+	case types.Uint:
+		return reflect.TypeFor[uint]()
+	case types.Uint8:
+		return reflect.TypeFor[uint8]()
+	case types.Uint16:
+		return reflect.TypeFor[uint16]()
+	case types.Uint32:
+		return reflect.TypeFor[uint32]()
+	case types.Uint64:
+		return reflect.TypeFor[uint64]()
+	case types.Uintptr:
+		return reflect.TypeFor[uintptr]()
+	case types.Float32:
+		return reflect.TypeFor[float32]()
+	case types.Float64:
+		return reflect.TypeFor[float64]()
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -59,13 +60,36 @@ func TestCallArgumentErrors(t *testing.T) {
 		want string
 	}{
 		{[]any{float32(1), []float32{}}, "saxpy takes 3 arguments, got 2"},
-		{[]any{1.0, []float32{}, []float32{}}, "argument 1 (a): want float32, got float64"},
+		{[]any{1.1, []float32{}, []float32{}}, "argument 1 (a): want float32, float64 1.1 does not convert exactly"},
+		{[]any{"2", []float32{}, []float32{}}, "argument 1 (a): want float32, got string"},
 		{[]any{float32(1), []float64{}, []float32{}}, "argument 2 (x): want []float32, got []float64"},
 		{[]any{float32(1), []float32{}, nil}, "argument 3 (y): want []float32, got <nil>"},
 	} {
 		_, err := f.Call(tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Call%v: got %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestCallConvertsLikeGo: compiled Call accepts the same arguments as the
+// Go function behind WithFallback or GOJIT_DISABLE_JIT — a number of
+// another type when it converts exactly — so code that works in debug mode
+// works compiled, and refuses the same ones.
+func TestCallConvertsLikeGo(t *testing.T) {
+	f := compileT(t, saxpy)
+	g := newGoFunc(saxpy)
+	for _, a := range []any{float32(2), 2, int8(-3), uint64(7), 2.0, 0.5, 1.1, 1 << 30, int64(1<<24 + 1), "2", true, nil} {
+		x := []float32{1, 2, 3}
+		yc, yg := []float32{4, 5, 6}, []float32{4, 5, 6}
+		_, errC := f.Call(a, x, yc)
+		_, errG := g.call([]any{a, x, yg})
+		if (errC == nil) != (errG == nil) {
+			t.Errorf("argument %T(%v): compiled error %v, Go error %v", a, a, errC, errG)
+			continue
+		}
+		if errC == nil && !reflect.DeepEqual(yc, yg) {
+			t.Errorf("argument %T(%v): compiled %v, Go %v", a, a, yc, yg)
 		}
 	}
 }

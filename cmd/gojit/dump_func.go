@@ -20,7 +20,17 @@ func funcStageNames() []string {
 }
 
 // splitFuncName splits "import/path.Name" at the dot after the last slash.
+// A directory may stand for the package: ".Name" and "./.Name" name a
+// function of the current directory's package, "./sub.Name" and
+// "../pkg.Name" one of a directory relative to it.
 func splitFuncName(s string) (pkg, name string, ok bool) {
+	if rest, found := strings.CutPrefix(s, "./."); found {
+		return ".", rest, rest != "" && !strings.ContainsAny(rest, "./")
+	}
+	if strings.HasPrefix(s, ".") && !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "..") {
+		rest := s[1:]
+		return ".", rest, rest != "" && !strings.ContainsAny(rest, "./")
+	}
 	slash := strings.LastIndexByte(s, '/')
 	dot := strings.LastIndexByte(s, '.')
 	if dot <= slash+1 || dot == len(s)-1 {

@@ -35,3 +35,23 @@ func TestDumpFunc(t *testing.T) {
 	}
 	wantContains(t, "dump -func", out, "define void @gojit_src_Saxpy_")
 }
+
+func TestSplitFuncName(t *testing.T) {
+	for _, tc := range []struct{ in, pkg, name string }{
+		{"github.com/you/pkg.Saxpy", "github.com/you/pkg", "Saxpy"},
+		{"example.com/m.F", "example.com/m", "F"},
+		{".Saxpy", ".", "Saxpy"},
+		{"./.Saxpy", ".", "Saxpy"},
+		{"./sub.Saxpy", "./sub", "Saxpy"},
+		{"../pkg.Saxpy", "../pkg", "Saxpy"},
+		{"Saxpy", "", ""},
+		{".", "", ""},
+		{"./.", "", ""},
+		{"pkg.", "", ""},
+	} {
+		pkg, name, ok := splitFuncName(tc.in)
+		if ok != (tc.name != "") || ok && (pkg != tc.pkg || name != tc.name) {
+			t.Errorf("splitFuncName(%q) = %q, %q, %v; want %q, %q", tc.in, pkg, name, ok, tc.pkg, tc.name)
+		}
+	}
+}
