@@ -188,6 +188,12 @@ func (m *module) mathSrc() *mathSrc {
 			}
 		}
 	}
+	if len(roots) > 0 {
+		// Go's math source calls the ported functions too (Log10 calls
+		// Log, Pow calls Exp...), and those calls go to the prelude, which
+		// needs its own uses in the snapshot.
+		roots = append(roots, preludeUses...)
+	}
 	m.math = mathFor(roots)
 	return m.math
 }
@@ -314,6 +320,9 @@ func (ms *mathSrc) preludeFunc(name string) *ssa.Function {
 	}
 	return nil
 }
+
+// preludeErr is why the prelude could not be built (nil if it was).
+func (ms *mathSrc) preludeErr() error { return ms.prelude().err }
 
 func buildPrelude(ms *mathSrc) *preludePkg {
 	p := &preludePkg{}

@@ -409,9 +409,12 @@ func (fl *funcLower) mathCall(in *ssa.Call, name string, args []ssa.Value) strin
 		return fl.def("bitcast i32 %s to float", fl.val(args[0]))
 	}
 	if port, ok := amd64Ports[name]; ok {
+		// Never Go's own body here: on amd64 it calls an assembly stub.
 		if g := m.mathSrc().preludeFunc(port); g != nil {
 			return fl.callGo(in, g, args)
 		}
+		fl.fail(in.Pos(), "math.%s: its Go port could not be built: %v", name, m.mathSrc().preludeErr())
+		return ""
 	}
 	if g := m.mathSrc().fn(name); g != nil {
 		return fl.callGo(in, g, args)
