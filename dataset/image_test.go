@@ -239,3 +239,32 @@ func TestAppendPixels(t *testing.T) {
 		t.Errorf("ycbcr keeps %d channels, want 3", got)
 	}
 }
+
+// TestRGBAToRGB checks the word-at-a-time conversion against the byte
+// loop for every length up to a few steps past the 8-pixel blocks.
+func TestRGBAToRGB(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		src := make([]byte, 4*n)
+		for i := range src {
+			src[i] = byte(i*7 + 3)
+		}
+		want := make([]byte, 3*n)
+		for p := range n {
+			copy(want[3*p:3*p+3], src[4*p:4*p+3])
+		}
+		got := make([]byte, 3*n)
+		rgbaToRGB(got, src)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d pixels: got %x, want %x", n, got, want)
+		}
+	}
+}
+
+func BenchmarkRGBAToRGB(b *testing.B) {
+	src := make([]byte, 4*64*64)
+	dst := make([]byte, 3*64*64)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		rgbaToRGB(dst, src)
+	}
+}
