@@ -122,10 +122,12 @@ func pixelsImage(pix []byte, w, h, c int) image.Image {
 }
 
 // rgbaToRGB drops every fourth byte of src into dst (len(dst) = 3/4
-// len(src)), eight pixels per step through 64-bit loads and stores where
-// it can (the fixed-size array views spare the bounds checks).
+// len(src)): with SSSE3 where the CPU has it (rgbaToRGBFast), the rest
+// eight pixels per step through 64-bit loads and stores where it can (the
+// fixed-size array views spare the bounds checks).
 func rgbaToRGB(dst, src []byte) {
-	i, j := 0, 0
+	p := rgbaToRGBFast(dst, src) // SSSE3 where there is one
+	i, j := 3*p, 4*p
 	for ; j+32 <= len(src) && i+24 <= len(dst); i, j = i+24, j+32 {
 		s := (*[32]byte)(src[j:])
 		d := (*[24]byte)(dst[i:])

@@ -241,8 +241,17 @@ func TestAppendPixels(t *testing.T) {
 }
 
 // TestRGBAToRGB checks the word-at-a-time conversion against the byte
-// loop for every length up to a few steps past the 8-pixel blocks.
+// loop for every length up to a few steps past the 8-pixel blocks, with
+// and without SSSE3.
 func TestRGBAToRGB(t *testing.T) {
+	defer func(h bool) { haveSSSE3 = h }(haveSSSE3)
+	for _, simd := range []bool{haveSSSE3, false} {
+		haveSSSE3 = simd
+		testRGBAToRGB(t)
+	}
+}
+
+func testRGBAToRGB(t *testing.T) {
 	for n := 0; n <= 40; n++ {
 		src := make([]byte, 4*n)
 		for i := range src {
@@ -255,7 +264,7 @@ func TestRGBAToRGB(t *testing.T) {
 		got := make([]byte, 3*n)
 		rgbaToRGB(got, src)
 		if !bytes.Equal(got, want) {
-			t.Fatalf("%d pixels: got %x, want %x", n, got, want)
+			t.Fatalf("%d pixels (SSSE3 %v): got %x, want %x", n, haveSSSE3, got, want)
 		}
 	}
 }
