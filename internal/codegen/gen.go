@@ -359,7 +359,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 const smallNest = 256
 
 // work estimates the elements a group visits: its output, the operand of a
-// reduction, or M*N*K for a matmul.
+// reduction, or M*N*K/mmMACsPerElement for a matmul.
 func work(g *ir.Graph, r ir.Value) int {
 	n := g.Node(r)
 	switch n.Op.Kind() {
@@ -367,10 +367,20 @@ func work(g *ir.Graph, r ir.Value) int {
 		return g.Node(n.Args[0]).Shape.Size()
 	case ir.KindMatMul:
 		a := g.Node(n.Args[0]).Shape
-		return n.Shape.Size() * a[len(a)-1]
+		return n.Shape.Size() * a[len(a)-1] / mmMACsPerElement
 	}
 	return n.Shape.Size()
 }
+
+// mmMACsPerElement is how many multiply-adds of a register-tiled matmul
+// cost about as much as one element of a streaming elementwise loop, the
+// unit of runtime.ParallelWork: the microkernel does 16 float32
+// multiply-adds per FMA instruction, with operands in L1, two per cycle.
+// Counting a multiply-add as an element split GT2's 100x100x100 product
+// (1M of them, 35 us on one thread) across two threads, which made it
+// slower (BenchmarkGT2Split matmul: 45 us on one thread, 58 us on two);
+// with 32, products from about 146^3 (3.1M multiply-adds) are split.
+const mmMACsPerElement = 32
 
 // unit is the function computing one nest of groups.
 type unit struct {
