@@ -35,7 +35,11 @@ import (
 // copied into contiguous, cache-line aligned stack buffers: a panel's
 // block of B row after row, a tile's block of A k after k with its
 // mmRows values side by side. The microkernel then reads two streams, in
-// order. Tile shape (12 rows x 2 vectors: 24 accumulators, 2 vectors of
+// order. When K fits one block of k (K <= kc) A is not packed: a tile's
+// rows are then one contiguous block no larger than the copy, read at
+// constant offsets r*K (mmCtx.directA). Reading a small B in place as
+// well (K*N*size <= 64 KiB, no pack nest) measured no faster for
+// 96..128-square products and was not kept. Tile shape (12 rows x 2 vectors: 24 accumulators, 2 vectors of
 // B and a broadcast of A fill 27 of AVX-512's 32 registers), mmChunk and
 // mmKC were chosen by measuring BenchmarkMatMulBiasRelu on the
 // development machine; 8x2, 8x3 and 6x4 tiles, and chunks of 4 or 16
