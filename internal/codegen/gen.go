@@ -214,13 +214,17 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		gr.packOnce = split != nil && d == nil
 		body, extent, outs := gr.emitNest(p, nest)
 		grain := max(gr.grain, 1)
-		wk := 0
+		wk, macs := 0, 0
 		for _, k := range nest {
 			r := p.Roots[k]
 			fmt.Fprintf(&out, "; group %d computes %s\n", k, ir.FormatNode(g, r))
 			wk += work(g, r)
+			if g.Node(r).Op.Kind() == ir.KindMatMul {
+				macs += work(g, r)
+			}
 			if mm := p.MatMul[k]; mm >= 0 {
 				wk += work(g, mm)
+				macs += work(g, mm)
 			}
 		}
 		if pk := gr.packed; pk != nil {
@@ -280,7 +284,12 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		}
 		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(fixed, ", ")))
 		grp := Group{Extent: extent, Work: wk, Grain: grain, Nest: gi}
-		grp.Split = d != nil || split == nil || split(gi, grp)
+		// Whether to split a static nest weighs its matmul's multiply-adds
+		// as 1/mmMACsPerElement of an element; Work itself stays their
+		// count, proportional to every dimension (runtime.ScaledOf).
+		cheap := grp
+		cheap.Work = wk - macs + macs/mmMACsPerElement
+		grp.Split = d != nil || split == nil || split(gi, cheap)
 		if !grp.Split {
 			actuals = fixed
 		}
@@ -359,7 +368,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 const smallNest = 256
 
 // work estimates the elements a group visits: its output, the operand of a
-// reduction, or M*N*K/mmMACsPerElement for a matmul.
+// reduction, or M*N*K for a matmul.
 func work(g *ir.Graph, r ir.Value) int {
 	n := g.Node(r)
 	switch n.Op.Kind() {
@@ -367,7 +376,7 @@ func work(g *ir.Graph, r ir.Value) int {
 		return g.Node(n.Args[0]).Shape.Size()
 	case ir.KindMatMul:
 		a := g.Node(n.Args[0]).Shape
-		return n.Shape.Size() * a[len(a)-1] / mmMACsPerElement
+		return n.Shape.Size() * a[len(a)-1]
 	}
 	return n.Shape.Size()
 }
