@@ -78,3 +78,39 @@ func TestDiffMatMulRowCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffMatMulSmallShapes covers the microkernel reading A unpacked
+// (one block of k: K <= 256 float32 or 128 float64 values) against the
+// packed path just above it: M, N and K from 1 to 130 one at a time
+// around GT2's 100x100x100, including counts that are not multiples of
+// the vector width (16 float32, 8 float64) or the tile height (12),
+// batched, with a bias+relu epilogue.
+func TestDiffMatMulSmallShapes(t *testing.T) {
+	type shape struct{ b, m, k, n int }
+	var shapes []shape
+	for _, v := range []int{1, 4, 13, 16, 17, 33, 100, 127, 130} {
+		shapes = append(shapes, shape{1, v, 100, 100}, shape{1, 100, v, 100}, shape{1, 100, 100, v})
+	}
+	shapes = append(shapes, shape{3, 100, 100, 100}, shape{2, 37, 129, 21}, shape{2, 130, 130, 130}, shape{1, 25, 256, 40}, shape{1, 25, 257, 40})
+	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64, gojit.Int32} {
+		for _, s := range shapes {
+			if dt != gojit.Float32 && s.m == 100 && s.k == 100 && s.n != 100 && s.n != 17 {
+				continue // the other dtypes need only a sample
+			}
+			t.Run(fmt.Sprintf("%s_b%d_m%d_k%d_n%d", dt, s.b, s.m, s.k, s.n), func(t *testing.T) {
+				t.Parallel()
+				d := dcase{name: "bias_relu", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]).Add(in[2]).Relu() }}
+				if dt.IsFloat() {
+					d.bound = func(in []*gojit.Tensor) *gojit.Tensor { return matmulAddBound(in[0], in[1], in[2]) }
+				}
+				lead := func(d ...int) []int {
+					if s.b > 1 {
+						return append([]int{s.b}, d...)
+					}
+					return d
+				}
+				checkDiff(t, []dcase{d}, randArray(dt, 3001, 0.02, lead(s.m, s.k)...), randArray(dt, 3002, 0.02, lead(s.k, s.n)...), randArray(dt, 3003, 0.02, s.n))
+			})
+		}
+	}
+}

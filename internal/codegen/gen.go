@@ -214,13 +214,17 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		gr.packOnce = split != nil && d == nil
 		body, extent, outs := gr.emitNest(p, nest)
 		grain := max(gr.grain, 1)
-		wk := 0
+		wk, macs := 0, 0
 		for _, k := range nest {
 			r := p.Roots[k]
 			fmt.Fprintf(&out, "; group %d computes %s\n", k, ir.FormatNode(g, r))
 			wk += work(g, r)
+			if g.Node(r).Op.Kind() == ir.KindMatMul {
+				macs += work(g, r)
+			}
 			if mm := p.MatMul[k]; mm >= 0 {
 				wk += work(g, mm)
+				macs += work(g, mm)
 			}
 		}
 		if pk := gr.packed; pk != nil {
@@ -280,7 +284,12 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		}
 		calls = append(calls, fmt.Sprintf("  call void @%s(%s)\n", name, strings.Join(fixed, ", ")))
 		grp := Group{Extent: extent, Work: wk, Grain: grain, Nest: gi}
-		grp.Split = d != nil || split == nil || split(gi, grp)
+		// Whether to split a static nest weighs its matmul's multiply-adds
+		// as 1/mmMACsPerElement of an element; Work itself stays their
+		// count, proportional to every dimension (runtime.ScaledOf).
+		cheap := grp
+		cheap.Work = wk - macs + macs/mmMACsPerElement
+		grp.Split = d != nil || split == nil || split(gi, cheap)
 		if !grp.Split {
 			actuals = fixed
 		}
@@ -371,6 +380,16 @@ func work(g *ir.Graph, r ir.Value) int {
 	}
 	return n.Shape.Size()
 }
+
+// mmMACsPerElement is how many multiply-adds of a register-tiled matmul
+// cost about as much as one element of a streaming elementwise loop, the
+// unit of runtime.ParallelWork: the microkernel does 16 float32
+// multiply-adds per FMA instruction, with operands in L1, two per cycle.
+// Counting a multiply-add as an element split GT2's 100x100x100 product
+// (1M of them, 35 us on one thread) across two threads, which made it
+// slower (BenchmarkGT2Split matmul: 45 us on one thread, 58 us on two);
+// with 32, products from about 146^3 (3.1M multiply-adds) are split.
+const mmMACsPerElement = 32
 
 // unit is the function computing one nest of groups.
 type unit struct {

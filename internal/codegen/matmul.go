@@ -35,7 +35,11 @@ import (
 // copied into contiguous, cache-line aligned stack buffers: a panel's
 // block of B row after row, a tile's block of A k after k with its
 // mmRows values side by side. The microkernel then reads two streams, in
-// order. Tile shape (12 rows x 2 vectors: 24 accumulators, 2 vectors of
+// order. When K fits one block of k (K <= kc) A is not packed: a tile's
+// rows are then one contiguous block no larger than the copy, read at
+// constant offsets r*K (mmCtx.directA). Reading a small B in place as
+// well (K*N*size <= 64 KiB, no pack nest) measured no faster for
+// 96..128-square products and was not kept. Tile shape (12 rows x 2 vectors: 24 accumulators, 2 vectors of
 // B and a broadcast of A fill 27 of AVX-512's 32 registers), mmChunk and
 // mmKC were chosen by measuring BenchmarkMatMulBiasRelu on the
 // development machine; 8x2, 8x3 and 6x4 tiles, and chunks of 4 or 16
@@ -131,7 +135,16 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		} else {
 			mm.pack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", kc*panel, memType(dt)))
 		}
-		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", (maxTiles*mmRows+pr)*kc, memType(dt)))
+		// With one block of k (K <= kc) a tile's rows of A are one
+		// contiguous block of at most mmRows*kc elements, as compact as
+		// its packed copy, and the microkernel reads row r of it at the
+		// constant offset r*K: packing would only copy it. The copy went
+		// through scatters (the stores lie mmRows apart), which cost a
+		// quarter of GT2's 100x100x100 product.
+		mm.directA = nkb == 1
+		if !mm.directA {
+			mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", (maxTiles*mmRows+pr)*kc, memType(dt)))
+		}
 		mm.kc = kc
 		kb := gr.openLoop("0", strconv.Itoa(nkb))
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)
@@ -140,7 +153,9 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		kLen = gr.ins("select i1 %s, i64 %s, i64 %d", short, kLen, kc)
 		first := gr.ins("icmp eq i64 %s, 0", kb.iv)
 		lastK := gr.ins("icmp eq i64 %s, %d", kb.iv, nkb-1)
-		mm.packRows(r0, tiles, k0, kLen)
+		if !mm.directA {
+			mm.packRows(r0, tiles, k0, kLen)
+		}
 		partial := func(emit func(i0 string)) {
 			// The last chunk's rows below its whole tiles, M % mmRows of
 			// them, form one shorter tile.
@@ -154,7 +169,9 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 			gr.stmt("br label %%%s", no)
 			gr.block(no)
 		}
-		partial(func(i0 string) { mm.packTile(tiles, "", i0, pr, k0, kLen) })
+		if !mm.directA {
+			partial(func(i0 string) { mm.packTile(tiles, "", i0, pr, k0, kLen) })
+		}
 		panels := func(j0 string) {
 			if mm.packed != nil {
 				mm.packedAt(b, k0, kLen, j0)
@@ -235,6 +252,7 @@ type mmCtx struct {
 	pack                string    // the packed block of a panel of B
 	packed              *packPlan // B packed by a nest of its own (matmul_pack.go), or nil
 	apack               string    // the packed block of the chunk's rows of A
+	directA             bool      // the microkernel reads A where it is (one block of k), apack unused
 	kc                  int       // the length of a block of k
 	nv                  int       // vectors in the current panel (mmVecs but for the last)
 	// width is the lanes of the current panel's vectors when it is the
@@ -331,6 +349,14 @@ func (mm *mmCtx) packTile(tl, sub, i0 string, nr int, k0, kLen string) {
 	}
 }
 
+// rowOff is r rows of A, r*K elements: a constant in a static matmul.
+func (mm *mmCtx) rowOff(r int) string {
+	if k, err := strconv.Atoi(mm.K); err == nil {
+		return strconv.Itoa(r * k)
+	}
+	return mm.gr.ins("mul nuw nsw i64 %s, %d", mm.K, r)
+}
+
 func (mm *mmCtx) vec() string { return fmt.Sprintf("<%d x %s>", mm.w(), regType(mm.dt)) }
 
 // w is the lanes of the current panel's vectors: a whole vector, or the
@@ -398,9 +424,20 @@ func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 			gr.stmt("store %s %s, ptr %s", vt, init, accs[r*mmVecs+v])
 		}
 	}
-	aTile := mm.slot(tl, sub)
+	var aTile, aRow0 string
+	if mm.directA {
+		// Row i0's k0 = 0 (the only block of k); row r lies r*K further.
+		aRow0 = gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", i0, mm.K))
+	} else {
+		aTile = mm.slot(tl, sub)
+	}
 	k := gr.openLoop("0", kLen)
-	aK := gr.ins("add nuw nsw i64 %s, %s", aTile, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr))
+	var aK string
+	if mm.directA {
+		aK = gr.ins("add nuw nsw i64 %s, %s", aRow0, k.iv)
+	} else {
+		aK = gr.ins("add nuw nsw i64 %s, %s", aTile, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr))
+	}
 	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.w())
 	var bv []string
 	for v := range mm.nv {
@@ -408,7 +445,12 @@ func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 		bv = append(bv, gr.ins("load %s, ptr %s, align %d", vt, p, mm.dt.Size()))
 	}
 	for r := range nr {
-		a := gr.loadAt(mm.dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", aK, r))
+		var a string
+		if mm.directA {
+			a = gr.loadAt(mm.dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", aK, mm.rowOff(r)))
+		} else {
+			a = gr.loadAt(mm.dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", aK, r))
+		}
 		one := gr.ins("insertelement %s poison, %s %s, i64 0", vt, t, a)
 		splat := gr.ins("shufflevector %s %s, %s poison, <%d x i32> zeroinitializer", vt, one, vt, mm.w())
 		for v := range mm.nv {
