@@ -1,5 +1,7 @@
 package source
 
+import "strings"
+
 // A Func is a Go function compiled to native code (or, with WithFallback or
 // GOJIT_DISABLE_JIT=1, the original Go function behind the same API).
 type Func struct {
@@ -22,31 +24,21 @@ type Func struct {
 func CompileFunc(fn any, opts ...Option) (*Func, error) {
 	c := newConfig(opts)
 	if jitDisabled() {
-		return &Func{name: "fn", cfg: c, gofn: newGoFunc(fn)}, nil
+		g := newGoFunc(fn)
+		return &Func{name: g.name[strings.LastIndexByte(g.name, '.')+1:], cfg: c, gofn: g}, nil
 	}
 	u, err := loadFunc(fn, c)
-	if err == nil {
-		err = check(u)
+	f, err := compileLoaded(u, err, c)
+	if err != nil && c.fallback && u != nil {
+		warnFallback(c, u.fn.Name(), err)
+		return &Func{name: u.fn.Name(), u: u, cfg: c, gofn: newGoFunc(fn)}, nil
 	}
-	var nat *native
-	if err == nil {
-		nat, err = compileUnit(u, c)
-	}
-	if err != nil {
-		if c.fallback && u != nil {
-			warnFallback(c, u.fn.Name(), err)
-			return &Func{name: u.fn.Name(), u: u, cfg: c, gofn: newGoFunc(fn)}, nil
-		}
-		return nil, err
-	}
-	return &Func{name: u.fn.Name(), u: u, cfg: c, nat: nat}, nil
+	return f, err
 }
 
-// Compile compiles the function name declared in src, the contents of a Go
-// file, for programs that receive code at run time.
-func Compile(src, name string, opts ...Option) (*Func, error) {
-	c := newConfig(opts)
-	u, err := loadSource(src, name, c)
+// compileLoaded checks and compiles the unit a loader returned (with its
+// error, which it passes on).
+func compileLoaded(u *unit, err error, c *config) (*Func, error) {
 	if err == nil {
 		err = check(u)
 	}
@@ -57,7 +49,15 @@ func Compile(src, name string, opts ...Option) (*Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Func{name: name, u: u, cfg: c, nat: nat}, nil
+	return &Func{name: u.fn.Name(), u: u, cfg: c, nat: nat}, nil
+}
+
+// Compile compiles the function name declared in src, the contents of a Go
+// file, for programs that receive code at run time.
+func Compile(src, name string, opts ...Option) (*Func, error) {
+	c := newConfig(opts)
+	u, err := loadSource(src, name, c)
+	return compileLoaded(u, err, c)
 }
 
 // Call runs f with args (one per parameter, of the parameter's exact type)
@@ -78,15 +78,5 @@ func (f *Func) Call(args ...any) ([]any, error) {
 func CompileNamed(pkg, name string, opts ...Option) (*Func, error) {
 	c := newConfig(opts)
 	u, err := loadNamed(pkg, name, c)
-	if err == nil {
-		err = check(u)
-	}
-	if err != nil {
-		return nil, err
-	}
-	nat, err := compileUnit(u, c)
-	if err != nil {
-		return nil, err
-	}
-	return &Func{name: name, u: u, cfg: c, nat: nat}, nil
+	return compileLoaded(u, err, c)
 }
