@@ -100,6 +100,7 @@ type demoResult struct {
 	Agree          bool    `json:"agree"`
 
 	Pipeline *pipelineDemo `json:"pipeline"` // the dataset and loader part
+	Source   *sourceDemo   `json:"source"`   // the package-source part
 }
 
 // callStats are the counters that show whether a call traced or compiled.
@@ -192,6 +193,9 @@ func demo(o *demoOpts, stdout, stderr io.Writer) int {
 	if r.Pipeline, err = demoPipeline(demoPipelineSamples); err != nil {
 		return fail(stderr, "demo", err)
 	}
+	if r.Source, err = demoGoSource(); err != nil {
+		return fail(stderr, "demo", err)
+	}
 
 	if o.json {
 		enc := json.NewEncoder(stdout)
@@ -202,6 +206,11 @@ func demo(o *demoOpts, stdout, stderr io.Writer) int {
 	} else {
 		printDemo(stdout, o, r, l, y.Float32(), yi.Float32())
 		printPipelineDemo(stdout, r.Pipeline)
+		printSourceDemo(stdout, r.Source)
+	}
+	if r.Source.Mismatches > 0 {
+		fmt.Fprintln(stderr, "gojit demo: the loop compiled from source disagrees with Go")
+		return exitFail
 	}
 	if !r.Pipeline.ok() {
 		fmt.Fprintln(stderr, "gojit demo: the loaded dataset differs from what was written")
