@@ -106,7 +106,7 @@ func printSourceDemo(w io.Writer, d *sourceDemo) {
 		fmt.Fprintf(w, "\n  skipped: %s\n", d.Skipped)
 		return
 	}
-	fmt.Fprintf(w, "\n  source.Compile: %s (parse, type-check, go/ssa, LLVM)\n", fmtDur(time.Duration(d.CompileNs)))
+	fmt.Fprintf(w, "\n  source.Compile: %s (parse, type-check, go/ssa, then LLVM, or the object from the disk cache)\n", fmtDur(time.Duration(d.CompileNs)))
 	fmt.Fprintf(w, "  %s elements: compiled %s, Go %s: %.2fx faster than Go\n",
 		thousands(d.N), fmtDur(time.Duration(d.CompiledNs)), fmtDur(time.Duration(d.GoNs)), d.VsGo)
 	verdict := "bit for bit the same as Go's"
