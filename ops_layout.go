@@ -65,11 +65,9 @@ func Stack(axis int, ts ...*Tensor) *Tensor {
 		}
 	}
 	r := len(shape) + 1
-	if axis < -r || axis >= r {
-		return tr.fail("Stack", pcs, "axis %d out of range for rank %d", axis, r)
-	}
-	if axis < 0 {
-		axis += r
+	axis, err := normAxis(axis, r)
+	if err != nil {
+		return tr.fail("Stack", pcs, "%v", err)
 	}
 	out := make(ir.Shape, 0, r)
 	out = append(out, shape[:axis]...)
@@ -92,11 +90,9 @@ func (t *Tensor) Split(sections, axis int) []*Tensor {
 		return []*Tensor{failed(tr, "Split")}
 	}
 	shape := tr.node(x.v).Shape
-	if axis < -len(shape) || axis >= len(shape) {
-		return []*Tensor{tr.fail("Split", pcs, "axis %d out of range for rank %d", axis, len(shape))}
-	}
-	if axis < 0 {
-		axis += len(shape)
+	axis, err := normAxis(axis, len(shape))
+	if err != nil {
+		return []*Tensor{tr.fail("Split", pcs, "%v", err)}
 	}
 	d := shape[axis]
 	if sections < 1 || d%sections != 0 {
@@ -120,11 +116,9 @@ func (t *Tensor) SplitAt(axis int, indices ...int) []*Tensor {
 		return []*Tensor{failed(tr, "SplitAt")}
 	}
 	shape := tr.node(x.v).Shape
-	if axis < -len(shape) || axis >= len(shape) {
-		return repeatTensor(tr.fail("SplitAt", pcs, "axis %d out of range for rank %d", axis, len(shape)), len(indices)+1)
-	}
-	if axis < 0 {
-		axis += len(shape)
+	axis, err := normAxis(axis, len(shape))
+	if err != nil {
+		return repeatTensor(tr.fail("SplitAt", pcs, "%v", err), len(indices)+1)
 	}
 	return x.splitAt(axis, indices, pcs)
 }

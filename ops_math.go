@@ -464,11 +464,9 @@ func (t *Tensor) scan(name string, op ir.Op, axis int, pcs callStack) *Tensor {
 	}
 	n := tr.node(x.v)
 	r := n.Shape.Rank()
-	if axis < -r || axis >= r {
-		return tr.fail(name, pcs, "axis %d out of range for rank %d", axis, r)
-	}
-	if axis < 0 {
-		axis += r
+	axis, err := normAxis(axis, r)
+	if err != nil {
+		return tr.fail(name, pcs, "%v", err)
 	}
 	if n.DType == ir.Bool || n.DType == ir.Uint8 {
 		x = tr.cast(x, ir.Int64, pcs)

@@ -196,15 +196,25 @@ func emptyAxis(axis int, shape ir.Shape, name string) string {
 	return fmt.Sprintf("axis %d of shape %s is empty: the %s of no elements is undefined", axis, shape, name)
 }
 
+// normAxis resolves a negative axis against rank, or says it is out of
+// range.
+func normAxis(axis, rank int) (int, error) {
+	if axis < -rank || axis >= rank {
+		return 0, fmt.Errorf("axis %d out of range for rank %d", axis, rank)
+	}
+	if axis < 0 {
+		axis += rank
+	}
+	return axis, nil
+}
+
 // normAxes resolves negative axes and sorts them; duplicates are errors.
 func normAxes(axes []int, rank int) ([]int, error) {
 	out := make([]int, 0, len(axes))
 	for _, a := range axes {
-		if a < -rank || a >= rank {
-			return nil, fmt.Errorf("axis %d out of range for rank %d", a, rank)
-		}
-		if a < 0 {
-			a += rank
+		a, err := normAxis(a, rank)
+		if err != nil {
+			return nil, err
 		}
 		if slices.Contains(out, a) {
 			return nil, fmt.Errorf("axis %d repeated", a)
@@ -315,11 +325,9 @@ func (t *Tensor) ExpandDims(axis int) *Tensor {
 	}
 	shape := tr.node(x.v).Shape
 	r := len(shape) + 1
-	if axis < -r || axis >= r {
-		return tr.fail("expand_dims", pcs, "axis %d out of range for rank %d", axis, r)
-	}
-	if axis < 0 {
-		axis += r
+	axis, err := normAxis(axis, r)
+	if err != nil {
+		return tr.fail("expand_dims", pcs, "%v", err)
 	}
 	out := slices.Insert(shape.Clone(), axis, 1)
 	return tr.add(ir.Node{Op: ir.OpReshape, Args: []ir.Value{x.v}, Shape: out}, pcs)
@@ -467,11 +475,9 @@ func concat(axis int, ts []*Tensor, pcs callStack) *Tensor {
 		args[i] = u.v
 	}
 	rank := tr.node(args[0]).Shape.Rank()
-	if axis < -rank || axis >= rank {
-		return tr.fail("concat", pcs, "axis %d out of range for rank %d", axis, rank)
-	}
-	if axis < 0 {
-		axis += rank
+	axis, err := normAxis(axis, rank)
+	if err != nil {
+		return tr.fail("concat", pcs, "%v", err)
 	}
 	return tr.add(ir.Node{Op: ir.OpConcat, Args: args, Axes: []int{axis}}, pcs)
 }

@@ -22,11 +22,9 @@ func (t *Tensor) sort(name string, op ir.Op, axis int, pcs callStack) *Tensor {
 	}
 	n := tr.node(x.v)
 	r := n.Shape.Rank()
-	if axis < -r || axis >= r {
-		return tr.fail(name, pcs, "axis %d out of range for rank %d", axis, r)
-	}
-	if axis < 0 {
-		axis += r
+	axis, err := normAxis(axis, r)
+	if err != nil {
+		return tr.fail(name, pcs, "%v", err)
 	}
 	isBool := n.DType == ir.Bool
 	if isBool {

@@ -293,3 +293,33 @@ func runBothNoPanic(t *testing.T, fn any, args ...*gojit.Array) ([]*gojit.Array,
 	}
 	return comp, cerr
 }
+
+// TestAxisOutOfRange: every op taking one axis rejects an axis outside
+// [-rank, rank) with an error naming the op, the axis and the rank, and
+// accepts the negative form of a valid one.
+func TestAxisOutOfRange(t *testing.T) {
+	x := gojit.FromFloat32(make([]float32, 6), 2, 3)
+	for _, c := range []struct {
+		op      string
+		fn      func(a *gojit.Tensor) *gojit.Tensor
+		wantErr string
+	}{
+		{"Sort", func(a *gojit.Tensor) *gojit.Tensor { return a.Sort(2) }, "axis 2 out of range for rank 2"},
+		{"ArgSort", func(a *gojit.Tensor) *gojit.Tensor { return a.ArgSort(-3) }, "axis -3 out of range for rank 2"},
+		{"CumSum", func(a *gojit.Tensor) *gojit.Tensor { return a.CumSum(5) }, "axis 5 out of range for rank 2"},
+		{"Stack", func(a *gojit.Tensor) *gojit.Tensor { return gojit.Stack(3, a, a) }, "axis 3 out of range for rank 3"},
+		{"Split", func(a *gojit.Tensor) *gojit.Tensor { return a.Split(2, 2)[0] }, "axis 2 out of range for rank 2"},
+		{"SplitAt", func(a *gojit.Tensor) *gojit.Tensor { return a.SplitAt(-3, 1)[0] }, "axis -3 out of range for rank 2"},
+		{"Concat", func(a *gojit.Tensor) *gojit.Tensor { return gojit.Concat(2, a, a) }, "axis 2 out of range for rank 2"},
+		{"ExpandDims", func(a *gojit.Tensor) *gojit.Tensor { return a.ExpandDims(3) }, "axis 3 out of range for rank 3"},
+		{"valid negative", func(a *gojit.Tensor) *gojit.Tensor { return gojit.Concat(-1, a.CumSum(-1), a.Sort(-2)) }, ""},
+	} {
+		f, err := gojit.Compile(c.fn, gojit.WithInterpreter())
+		if err == nil {
+			_, err = f.Call(x)
+		}
+		if (err == nil) != (c.wantErr == "") || err != nil && !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: error %v, want %q", c.op, err, c.wantErr)
+		}
+	}
+}
