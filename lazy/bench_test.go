@@ -2,6 +2,7 @@ package lazy
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -17,15 +18,25 @@ import (
 // node list's growth is counted too. Record/gojit is the same op traced
 // by gojit.Tensor directly, the recording core lazy wraps, into a trace
 // that grows from empty.
+//
+// cpu-ns/op is the calling thread's CPU time per op (getrusage), which
+// the other jobs of a shared machine do not inflate as they do wall time;
+// it leaves out the collector's work on other threads.
 func BenchmarkRecord(b *testing.B) {
 	const block = 1024
 	run := func(b *testing.B, prealloc bool) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		b.ReportAllocs()
 		var c *Context
 		var x, y *Tensor
+		var cpu, c0 int64
 		for i := range b.N {
 			if i%block == 0 {
 				b.StopTimer()
+				if i > 0 {
+					cpu += threadCPU() - c0
+				}
 				c, _ = NewContext(WithBatchSize(1 << 30))
 				if prealloc {
 					c.reserve(block + 8)
@@ -33,24 +44,36 @@ func BenchmarkRecord(b *testing.B) {
 				x = c.FromFloat32(make([]float32, 16))
 				y = x
 				b.StartTimer()
+				c0 = threadCPU()
 			}
 			y = y.Add(x)
 		}
+		cpu += threadCPU() - c0
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 	}
 	b.Run("lazy", func(b *testing.B) { run(b, true) })
 	b.Run("lazy-growing", func(b *testing.B) { run(b, false) })
 	b.Run("gojit", func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		b.ReportAllocs()
 		var x, y *gojit.Tensor
+		var cpu, c0 int64
 		for i := range b.N {
 			if i%block == 0 {
 				b.StopTimer()
+				if i > 0 {
+					cpu += threadCPU() - c0
+				}
 				x = gojit.Full(gojit.Float32, 1, 16)
 				y = x
 				b.StartTimer()
+				c0 = threadCPU()
 			}
 			y = y.Add(x)
 		}
+		cpu += threadCPU() - c0
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 	})
 }
 
@@ -278,16 +301,33 @@ func BenchmarkTargets(b *testing.B) {
 			b.Fatal(err)
 		}
 		sa, sb := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100)
+		out := gojit.New(gojit.Float32)
+		dstA, dstB := make([]float32, len(ga)), make([]float32, len(gb))
 		med := interleave(b, []variant{
 			{"lazy", func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }},
+			{"lazy-clones", func() error { // host copies as lazy made them before
+				cloneHostCopies = true
+				defer func() { cloneHostCopies = false }()
+				_, err := gt2(c, ga, gb, 100).Item()
+				return err
+			}},
 			{"lazy-shared", func() error {
 				x, y := c.FromArray(sa), c.FromArray(sb)
 				_, err := x.Add(y).Mul(x).MatMul(y).Relu().Mean().Item()
 				return err
 			}},
 			{"copies", func() error {
-				copyOf(gojit.Float32, ga)
-				copyOf(gojit.Float32, gb)
+				hostCopy(gojit.Float32, gojit.FromFloat32, ga, []int{100, 100})
+				hostCopy(gojit.Float32, gojit.FromFloat32, gb, []int{100, 100})
+				return nil
+			}},
+			{"memcpy", func() error { // the floor: into two fixed buffers
+				copy(dstA, ga)
+				copy(dstB, gb)
+				return nil
+			}},
+			{"clones", func() error { // the copies as lazy made them before
+				sinkA, sinkB = slices.Clone(ga), slices.Clone(gb)
 				return nil
 			}},
 			{"compiled", func() error {
@@ -297,14 +337,29 @@ func BenchmarkTargets(b *testing.B) {
 				}
 				return err
 			}},
+			// The kernel alone: shared inputs, a reused output.
+			{"kernel", func() error { return gt2c.CallInto([]*gojit.Array{out}, sa, sb) }},
 		})
 		b.ReportMetric(med["lazy"]/1e3, "lazy-µs")
 		b.ReportMetric(med["lazy-shared"]/1e3, "lazy-shared-µs")
+		b.ReportMetric(med["lazy-clones"]/1e3, "lazy-clones-µs")
 		b.ReportMetric(med["copies"]/1e3, "copies-µs")
+		b.ReportMetric(med["clones"]/1e3, "clones-µs")
+		b.ReportMetric(med["memcpy"]/1e3, "memcpy-µs")
 		b.ReportMetric(med["compiled"]/1e3, "compiled-µs")
+		b.ReportMetric(med["kernel"]/1e3, "kernel-µs")
+		b.ReportMetric((med["lazy"]-med["kernel"])/1e3, "overhead-µs")
 		b.ReportMetric(med["lazy"]/med["compiled"], "lazy/compiled")
+		b.ReportMetric(med["cpu:lazy"]/1e3, "lazy-cpu-µs")
+		b.ReportMetric(med["cpu:copies"]/1e3, "copies-cpu-µs")
+		b.ReportMetric(med["cpu:clones"]/1e3, "clones-cpu-µs")
+		b.ReportMetric(med["cpu:lazy-shared"]/1e3, "lazy-shared-cpu-µs")
+		b.ReportMetric(med["cpu:kernel"]/1e3, "kernel-cpu-µs")
+		b.ReportMetric((med["cpu:lazy"]-med["cpu:kernel"])/1e3, "overhead-cpu-µs")
 	})
 }
+
+var sinkA, sinkB []float32
 
 type variant struct {
 	name string
@@ -312,9 +367,14 @@ type variant struct {
 }
 
 // interleave runs each variant once per round, b.N rounds after a warm-up
-// round, and returns each one's median time in nanoseconds.
+// round, and returns each one's median wall time in nanoseconds, and
+// under "cpu:"+name its median CPU time on the calling thread (see
+// threadCPU).
 func interleave(b *testing.B, vs []variant) map[string]float64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	times := make([][]time.Duration, len(vs))
+	cpus := make([][]int64, len(vs))
 	for _, v := range vs {
 		if err := v.run(); err != nil {
 			b.Fatal(err)
@@ -323,11 +383,13 @@ func interleave(b *testing.B, vs []variant) map[string]float64 {
 	b.ResetTimer()
 	for range b.N {
 		for i, v := range vs {
+			c0 := threadCPU()
 			t0 := time.Now()
 			if err := v.run(); err != nil {
 				b.Fatal(err)
 			}
 			times[i] = append(times[i], time.Since(t0))
+			cpus[i] = append(cpus[i], threadCPU()-c0)
 		}
 	}
 	b.StopTimer()
@@ -336,6 +398,9 @@ func interleave(b *testing.B, vs []variant) map[string]float64 {
 		s := slices.Clone(times[i])
 		slices.Sort(s)
 		med[v.name] = float64(s[len(s)/2])
+		cs := slices.Clone(cpus[i])
+		slices.Sort(cs)
+		med["cpu:"+v.name] = float64(cs[len(cs)/2])
 	}
 	b.ReportMetric(0, "ns/op")
 	return med

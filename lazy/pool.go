@@ -17,6 +17,8 @@ import (
 // the Array nor any slice the user took from it, so a buffer the user saw
 // through Array is safe without any bookkeeping, and the next flush of
 // that size writes there instead of allocating and zeroing new memory.
+// Medium buffers (1 to 64 KiB) are carved from pooled slabs, which return
+// to the pool once every buffer carved from them is unreachable.
 
 // residentMin is the smallest buffer Stats counts as resident.
 const residentMin = 32 << 10
@@ -32,16 +34,32 @@ func newArray(dt gojit.DType, shape []int) *gojit.Array {
 	return a
 }
 
-// copyOf returns a copy of data in a recycled buffer or a new one (not
-// zeroed first: one pass over the memory).
-func copyOf[T any](dt gojit.DType, data []T) []T {
-	buf, ok := lazycore.H.Buffer(ir.DType(dt), len(data)).([]T)
-	if !ok {
-		return slices.Clone(data) // not pooled: one pass, no zeroing
+// hostCopy returns an array of dt and shape (1-D when nil) holding a copy
+// of data, in a buffer of the output pool, as a batch output: copied in
+// one pass, without zeroing, and for a loop that creates its inputs from
+// host slices, in memory that was used before instead of a fresh large
+// object, which the runtime zeroes first and which often faults its pages
+// in again (the scavenger returns freed pages to the system). Invalid
+// shapes go through wrap, for its error.
+func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *gojit.Array {
+	if cloneHostCopies || shape != nil && (ir.Shape(shape).Check(ir.DType(dt)) != nil || ir.Shape(shape).Size() != len(data)) {
+		a := wrap(slices.Clone(data), shape...) // wrap checks the shape
+		track(a)
+		return a
 	}
-	copy(buf, data)
-	return buf
+	if shape == nil {
+		shape = []int{len(data)}
+	} else {
+		shape = slices.Clone(shape)
+	}
+	a := newArray(dt, shape)
+	copy(a.Data().([]T), data)
+	return a
 }
+
+// cloneHostCopies makes host copies plain clones, as before they came
+// from the output pool (for benchmarks comparing both).
+var cloneHostCopies bool
 
 type residentKey struct{ bytes int64 }
 

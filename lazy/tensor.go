@@ -67,14 +67,10 @@ func (c *Context) FromArray(a *gojit.Array) *Tensor {
 }
 
 func from[T any](c *Context, dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *Tensor {
+	a := hostCopy(dt, wrap, data, shape)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a := wrap(copyOf(dt, data), shape...) // wrap checks the shape
-	t := c.fromArray(a)
-	if t.err == nil {
-		track(a)
-	}
-	return t
+	return c.fromArray(a)
 }
 
 // FromFloat32 returns a tensor of the default Context holding a copy of

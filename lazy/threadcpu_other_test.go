@@ -1,0 +1,6 @@
+//go:build !linux
+
+package lazy
+
+// threadCPU is 0 where the calling thread's CPU time cannot be read.
+func threadCPU() int64 { return 0 }
