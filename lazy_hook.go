@@ -22,6 +22,9 @@ func init() {
 			tr.params = true // constant-only tensors are copied in, as in a trace
 			tr.g.Nodes = make([]ir.Node, 0, capacity)
 			tr.pcs = make([]callStack, 0, capacity)
+			// Operand lists for that many nodes, rather than args' 256
+			// (a new pending graph per flush: its allocations count).
+			tr.argBlock = make([]ir.Value, 0, 2*capacity)
 			return tr, &tr.g
 		},
 		Param:   lazyParam,
@@ -42,6 +45,7 @@ func init() {
 			}
 			return u
 		},
+		ArrayShape: func(a any) ir.Shape { return a.(*Array).shape },
 		Site: func(tr any, v ir.Value) (string, string) {
 			t := tr.(*tracer)
 			pos, call := userSite(t.pcs[v])

@@ -97,6 +97,22 @@ func BenchmarkGT2(b *testing.B) {
 			}
 		}
 	})
+	b.Run("lazy-shared", func(b *testing.B) { // inputs not copied: recording and flush
+		c, _ := NewContext()
+		sa, sb := gojit.FromFloat32(a, 100, 100), gojit.FromFloat32(bb, 100, 100)
+		run := func() {
+			x, y := c.FromArray(sa), c.FromArray(sb)
+			if _, err := x.Add(y).Mul(x).MatMul(y).Relu().Mean().Item(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		run()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			run()
+		}
+	})
 	b.Run("compiled", func(b *testing.B) {
 		f, err := gojit.Compile(func(x, y *gojit.Tensor) *gojit.Tensor {
 			return x.Add(y).Mul(x).MatMul(y).Relu().Mean()

@@ -88,12 +88,14 @@ func (c *Context) runGraph(sub *ir.Graph, ins []*gojit.Array, g *generation) (ru
 	} else {
 		stats.hits.Add(1)
 	}
-	outs := make([]*gojit.Array, len(sub.Outputs))
-	for j, v := range sub.Outputs {
+	outs := c.runOuts[:0]
+	for _, v := range sub.Outputs {
 		n := &sub.Nodes[v]
-		outs[j] = newArray(gojit.DType(n.DType), n.Shape)
+		outs = append(outs, newArray(gojit.DType(n.DType), n.Shape))
 	}
+	c.runOuts = outs
 	if err := k.run(ins, outs, c.options()); err != nil {
+		clear(outs)
 		return runResult{}, fmt.Errorf("lazy: %w", err)
 	}
 	return runResult{outs: outs, interpreted: k.interpreted, how: how}, nil

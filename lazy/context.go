@@ -43,6 +43,14 @@ type Context struct {
 	outMark []uint32   // per node of gen: stamp of the flush that stores it
 	remap   []ir.Value // per node of gen: its node in the graph being flushed
 	stack   []ir.Value
+	// The graph of the batch being flushed and its lists, reused from
+	// one flush to the next (extract, runGraph).
+	sub     ir.Graph
+	subArgs []ir.Value
+	ins     []*gojit.Array
+	outs    []ir.Value
+	runOuts []*gojit.Array
+	need    []bool // liveNeeds
 	foreign error  // an operand of another Context in the op being recorded
 	region  int    // how many Cond, While or ForLoop functions are running (control.go)
 	epoch   uint64 // gcEpoch when the handles were last weakened (live.go)
@@ -139,6 +147,9 @@ type generation struct {
 	byArray map[*gojit.Array]ir.Value // and indexed once long
 	imports map[importKey]ir.Value
 	retired bool
+	// Room for the lists of a small generation (reserve).
+	resBuf    [smallGen]*gojit.Array
+	handleBuf [smallGen]handleRef
 }
 
 type arrayParam struct {
@@ -154,21 +165,33 @@ type importKey struct {
 // cur returns the pending generation, starting one if needed.
 func (c *Context) cur() *generation {
 	if c.gen == nil || c.gen.retired {
-		// Room for as many nodes as the last pending graph had: a loop
-		// makes graphs of one size.
+		// Room for as many nodes as the last pending graph had (and a
+		// little more): a loop makes graphs of one size, and allocating
+		// more than it needs costs (a node is 208 bytes, zeroed).
 		size := 16
 		if c.gen != nil {
-			size = max(size, min(len(c.gen.g.Nodes)+len(c.gen.g.Nodes)/4, c.batch+8))
+			n := len(c.gen.g.Nodes)
+			size = max(smallGen, min(n+n/4+1, c.batch+8))
 		}
 		c.reserve(size)
 	}
 	return c.gen
 }
 
+// smallGen is the size up to which a generation's lists live in the
+// generation itself (one allocation instead of three).
+const smallGen = 16
+
 // reserve starts a pending generation with room for size nodes.
 func (c *Context) reserve(size int) {
 	tr, g := lazycore.H.NewTracer(size)
-	c.gen = &generation{tr: tr, g: g, res: make([]*gojit.Array, 0, size), handles: make([]handleRef, 0, size)}
+	gen := &generation{tr: tr, g: g}
+	if size <= smallGen {
+		gen.res, gen.handles = gen.resBuf[:0:smallGen], gen.handleBuf[:0:smallGen]
+	} else {
+		gen.res, gen.handles = make([]*gojit.Array, 0, size), make([]handleRef, 0, size)
+	}
+	c.gen = gen
 }
 
 // resident returns the value of node v, or nil if it is pending.
@@ -204,7 +227,7 @@ func (g *generation) param(a *gojit.Array) (ir.Value, *gojit.Tensor) {
 			}
 		}
 	}
-	t := lazycore.H.Param(g.tr, ir.DType(a.DType()), a.Shape()).(*gojit.Tensor)
+	t := lazycore.H.Param(g.tr, ir.DType(a.DType()), lazycore.H.ArrayShape(a)).(*gojit.Tensor)
 	_, v, _, _ := lazycore.H.Inspect(t)
 	if v < 0 {
 		return v, t

@@ -187,7 +187,11 @@ func (c *Context) flushBatch() {
 // it. A Tensor the user dropped counts as live until the garbage
 // collector has found it unreachable (its weak handle is cleared then).
 func (c *Context) liveNeeds(g *generation) []bool {
-	need := make([]bool, len(g.g.Nodes))
+	if cap(c.need) < len(g.g.Nodes) {
+		c.need = make([]bool, len(g.g.Nodes)+len(g.g.Nodes)/2)
+	}
+	need := c.need[:len(g.g.Nodes)]
+	clear(need)
 	stack := c.stack[:0]
 	for _, h := range g.handles {
 		if h.live(g) != nil {
@@ -259,6 +263,10 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 		return nil
 	}
 	sub, outs, ins := c.extract(g, targets, cut)
+	// The graph and the lists are the Context's, reused by its next
+	// flush (runGraph keeps a clone when it compiles); the arrays must
+	// not stay reachable from them.
+	defer clear(ins)
 	if len(outs) == 0 {
 		return nil // every target was already computed
 	}
@@ -269,6 +277,7 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 	for j, v := range outs {
 		g.setRes(v, run.outs[j])
 	}
+	clear(run.outs)
 	for _, h := range g.handles {
 		if t := h.live(g); t != nil {
 			if a := g.resident(h.v); a != nil && t.arr == nil {
@@ -352,10 +361,10 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 			}
 		}
 	}
-	sub := &ir.Graph{Nodes: make([]ir.Node, 0, count)}
-	args := make([]ir.Value, 0, nargs)
-	var ins []*gojit.Array
-	var outs []ir.Value
+	sub := &c.sub
+	sub.Nodes, sub.Params = slices.Grow(sub.Nodes[:0], count), sub.Params[:0]
+	args := slices.Grow(c.subArgs[:0], nargs)
+	ins, outs := c.ins[:0], c.outs[:0]
 	if len(c.posOf) < count {
 		c.posOf = make([]ir.Value, count+count/2)
 	}
@@ -384,10 +393,11 @@ func (c *Context) extract(g *generation, targets []ir.Value, cut int) (*ir.Graph
 		c.posOf[len(sub.Nodes)] = v // where the user recorded it, for the engine's errors
 		sub.Nodes = append(sub.Nodes, n)
 	}
-	sub.Outputs = make([]ir.Value, len(outs))
-	for j, v := range outs {
-		sub.Outputs[j] = remap[v]
+	sub.Outputs = sub.Outputs[:0]
+	for _, v := range outs {
+		sub.Outputs = append(sub.Outputs, remap[v])
 	}
+	c.subArgs, c.ins, c.outs = args, ins, outs
 	return sub, outs, ins
 }
 

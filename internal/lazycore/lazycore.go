@@ -22,12 +22,16 @@ import (
 // Hooks are the functions the root package registers (see H).
 type Hooks struct {
 	// NewTracer starts a trace for lazy recording, with room for about
-	// capacity nodes, and returns it with its graph, which grows as ops
-	// are recorded into it.
+	// capacity nodes (and their operand lists), and returns it with its
+	// graph, which grows as ops are recorded into it.
 	NewTracer func(capacity int) (tracer any, g *ir.Graph)
-	// Param adds an input of the given dtype and shape to tracer,
-	// positioned at the caller's caller, and returns its *gojit.Tensor.
+	// Param adds an input of the given dtype and shape (which it copies)
+	// to tracer, positioned at the caller's caller, and returns its
+	// *gojit.Tensor.
 	Param func(tracer any, dt ir.DType, shape ir.Shape) any
+	// ArrayShape returns a *gojit.Array's own shape, not a copy: the
+	// caller must not modify nor keep it (Array.Shape copies).
+	ArrayShape func(a any) ir.Shape
 	// Copy re-adds node v of trace src to trace dst with the given
 	// operands (values of dst), keeping its source position, and returns
 	// the new value.
