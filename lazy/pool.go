@@ -21,7 +21,7 @@ import (
 // to the pool once every buffer carved from them is unreachable.
 
 // residentMin is the smallest buffer Stats counts as resident.
-const residentMin = 32 << 10
+const residentMin = 64 << 10
 
 // resident counts the large buffers still reachable (for Stats).
 var resident struct{ n, bytes atomic.Int64 }
