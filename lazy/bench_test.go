@@ -377,6 +377,48 @@ func BenchmarkTargets(b *testing.B) {
 
 var sinkA, sinkB []float32
 
+// BenchmarkGT2HostCopies compares where the GT2 loop's host copies go, in
+// alternating blocks of 400 iterations (a collection cycle spans a few
+// hundred: interleaving single iterations would mix the variants' effects
+// on the collector): outside the heap (the default), the output pool,
+// and plain clones (lazy before both). It reports each one's median
+// block, wall and calling-thread CPU per iteration.
+func BenchmarkGT2HostCopies(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c, _ := NewContext()
+	r := rand.New(rand.NewPCG(5, 6))
+	ga, gb := randData(r, 100*100), randData(r, 100*100)
+	if _, err := gt2(c, ga, gb, 100).Item(); err != nil {
+		b.Fatal(err)
+	}
+	const block = 400
+	modes := []string{"offheap", "pool", "clones"}
+	wall, cpu := make([][]float64, len(modes)), make([][]float64, len(modes))
+	defer func() { heapHostCopies, cloneHostCopies = false, false }()
+	b.ResetTimer()
+	for range b.N {
+		for m := range modes {
+			heapHostCopies, cloneHostCopies = m == 1, m == 2
+			t0, c0 := time.Now(), threadCPU()
+			for range block {
+				if _, err := gt2(c, ga, gb, 100).Item(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			wall[m] = append(wall[m], float64(time.Since(t0).Nanoseconds())/block)
+			cpu[m] = append(cpu[m], float64(threadCPU()-c0)/block)
+		}
+	}
+	b.StopTimer()
+	med := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] / 1e3 }
+	for m, name := range modes {
+		b.ReportMetric(med(wall[m]), name+"-µs")
+		b.ReportMetric(med(cpu[m]), name+"-cpu-µs")
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
 type variant struct {
 	name string
 	run  func() error

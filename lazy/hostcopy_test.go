@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gojit/gojit/internal/lazycore"
 )
 
 // Host copies of every dtype and of each size class of the output pool
@@ -65,10 +67,10 @@ func TestHostCopyBadShape(t *testing.T) {
 	}
 }
 
-// Host copies come from the output pool, which recycles a buffer once it
-// is unreachable: a tensor kept across collections, and a slice taken
-// from an Array and kept after the tensor is dropped, keep their values
-// while later copies of the same size reuse the pool's buffers.
+// Host copies are recycled once their Array is unreachable (outside the
+// heap, or from the output pool): a tensor kept across collections, and a
+// slice taken from an Array and kept after the tensor is dropped, keep
+// their values while later copies of the same size reuse buffers.
 func TestHostCopiesKeptAcrossRecycling(t *testing.T) {
 	c := newCtx(t)
 	const n = 10000 // 40 KB: carved from a pooled slab
@@ -79,7 +81,7 @@ func TestHostCopiesKeptAcrossRecycling(t *testing.T) {
 		}
 		return d
 	}
-	kept := c.FromFloat32(fill(1), 100, 100)
+	hits := hostMem.hits + lazycore.H.PoolHits()
 	arr, err := c.FromFloat32(fill(2), 100, 100).Array()
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +89,12 @@ func TestHostCopiesKeptAcrossRecycling(t *testing.T) {
 	seen := arr.Float32()
 	arr = nil
 	_ = arr
+	// A flush retires the pending graph that holds that input, so that
+	// nothing of lazy's keeps its Array reachable.
+	if v := mustF32(t, c.FromFloat32([]float32{1}).Add(Scalar(1))); v[0] != 2 {
+		t.Fatal(v)
+	}
+	kept := c.FromFloat32(fill(1), 100, 100)
 	for round := range 40 {
 		x := c.FromFloat32(fill(float32(100+round)), 100, 100)
 		y := c.FromFloat32(fill(float32(200+round)), 100, 100)
@@ -99,6 +107,16 @@ func TestHostCopiesKeptAcrossRecycling(t *testing.T) {
 			runtime.GC()
 		}
 	}
+	// Every buffer the pool holds now is taken by a copy kept alive: a
+	// buffer that is still in use would be overwritten.
+	waitCleanups(3, func() bool { return false })
+	var hold []*Tensor
+	for i := 0; i < 4000 && hostFree(4*n) > 0; i++ {
+		hold = append(hold, c.FromFloat32(fill(-1), 100, 100))
+	}
+	if hostMem.hits+lazycore.H.PoolHits() == hits {
+		t.Fatal("no host copy reused a buffer: the test checks nothing")
+	}
 	got := mustF32(t, kept)
 	for i, v := range got {
 		if v != 1+float32(i) {
@@ -110,4 +128,13 @@ func TestHostCopiesKeptAcrossRecycling(t *testing.T) {
 			t.Fatalf("seen[%d] = %v: a buffer the user saw was recycled", i, v)
 		}
 	}
+	runtime.KeepAlive(hold)
+}
+
+// hostFree is the number of buffers for bytes-long copies outside the
+// heap that are free.
+func hostFree(bytes int) int {
+	hostMem.Lock()
+	defer hostMem.Unlock()
+	return len(hostMem.free[(uintptr(bytes)+hostPage-1)&^(hostPage-1)])
 }

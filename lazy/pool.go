@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/ir"
@@ -35,17 +36,24 @@ func newArray(dt gojit.DType, shape []int) *gojit.Array {
 }
 
 // hostCopy returns an array of dt and shape (1-D when nil) holding a copy
-// of data, in a buffer of the output pool, as a batch output: copied in
-// one pass, without zeroing, and for a loop that creates its inputs from
-// host slices, in memory that was used before instead of a fresh large
-// object, which the runtime zeroes first and which often faults its pages
-// in again (the scavenger returns freed pages to the system). Invalid
-// shapes go through wrap, for its error.
+// of data: outside the Go heap from hostMin bytes (hostmem.go), otherwise
+// (or when that memory is used up) in a buffer of the output pool, as a
+// batch output. Either way it is copied in one pass, without zeroing,
+// and, in a loop that creates its inputs from host slices, into memory
+// used before rather than a fresh large object, which the runtime zeroes
+// and often faults in again (the scavenger returns freed pages to the
+// system). Invalid shapes go through wrap, for its error.
 func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *gojit.Array {
 	if cloneHostCopies || shape != nil && (ir.Shape(shape).Check(ir.DType(dt)) != nil || ir.Shape(shape).Size() != len(data)) {
 		a := wrap(slices.Clone(data), shape...) // wrap checks the shape
 		track(a)
 		return a
+	}
+	var zero T
+	if !heapHostCopies && uintptr(len(data))*unsafe.Sizeof(zero) >= hostMin {
+		if a := hostMemCopy(wrap, data, shape); a != nil {
+			return a
+		}
 	}
 	if shape == nil {
 		shape = []int{len(data)}
@@ -57,9 +65,10 @@ func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data [
 	return a
 }
 
-// cloneHostCopies makes host copies plain clones, as before they came
-// from the output pool (for benchmarks comparing both).
-var cloneHostCopies bool
+// cloneHostCopies makes host copies plain clones, as lazy made them
+// before, and heapHostCopies keeps them in the output pool: for the
+// benchmarks that compare the three.
+var cloneHostCopies, heapHostCopies bool
 
 type residentKey struct{ bytes int64 }
 

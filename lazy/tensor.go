@@ -163,7 +163,15 @@ func (t *Tensor) Array() (*gojit.Array, error) {
 	c := t.ctx
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.materialize(t)
+	a, err := c.materialize(t)
+	if a != nil && isHostMem(dataPtr(a)) {
+		// A host copy outside the heap is reused once its Array is
+		// collected, which says nothing of the slices a user may take
+		// from it: the user gets a heap copy (hostmem.go).
+		a = heapCopy(a)
+		t.arr = a
+	}
+	return a, err
 }
 
 // value computes t and returns its value for lazy's own reads, which copy

@@ -1,0 +1,150 @@
+package lazy
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/gojit/gojit"
+)
+
+// Host copies outside the Go heap (see hostCopy).
+//
+// A loop that makes its inputs from host slices copies them every
+// iteration, and a copy's buffer can be reused only once the collector
+// has found its Array unreachable. On the Go heap, pooled buffers count as
+// live heap, so the pacer lets the program allocate as much again before
+// the next collection: about two fifths of the copies then go to fresh
+// memory (zeroed, and often faulted in again after the scavenger returned
+// it), and those allocations are what makes the collector run. Buffers
+// mapped outside the heap are seen by neither the pacer nor the
+// scavenger; they are reused, never unmapped.
+//
+// Such a buffer is recycled by the cleanup of its Array. That is safe
+// because nothing else points into it: lazy hands an input's Array to the
+// user only through Tensor.Array, which gives the user a heap copy
+// instead (exposeHost), and kernels read the buffer only while they run,
+// with its Array referenced. At most hostMapBytes are mapped; beyond, a
+// copy goes to the output pool.
+
+// hostMin is the smallest host copy mapped outside the heap.
+const hostMin = 32 << 10
+
+const (
+	hostChunk    = 4 << 20 // bytes mapped at a time
+	hostMapBytes = 32 << 20
+	hostPage     = 4096
+)
+
+var hostMem = struct {
+	sync.Mutex
+	chunks  [][2]uintptr   // mapped ranges [start, end)
+	cur     unsafe.Pointer // the chunk being carved
+	left    uintptr
+	free    map[uintptr][]unsafe.Pointer // by size, last in first out
+	hits, n int64                        // for tests
+}{free: map[uintptr][]unsafe.Pointer{}}
+
+// takeHostMem returns a buffer of size bytes (a multiple of hostPage)
+// outside the heap, or nil.
+func takeHostMem(size uintptr) unsafe.Pointer {
+	hostMem.Lock()
+	defer hostMem.Unlock()
+	hostMem.n++
+	if list := hostMem.free[size]; len(list) > 0 {
+		p := list[len(list)-1]
+		list[len(list)-1] = nil
+		hostMem.free[size] = list[:len(list)-1]
+		hostMem.hits++
+		return p
+	}
+	if hostMem.left < size {
+		if size > hostChunk || uintptr(len(hostMem.chunks)+1)*hostChunk > hostMapBytes {
+			return nil
+		}
+		p := mapHost(hostChunk)
+		if p == nil {
+			return nil
+		}
+		hostMem.chunks = append(hostMem.chunks, [2]uintptr{uintptr(p), uintptr(p) + hostChunk})
+		hostMem.cur, hostMem.left = p, hostChunk
+	}
+	p := hostMem.cur
+	hostMem.cur = unsafe.Add(p, size)
+	hostMem.left -= size
+	return p
+}
+
+// isHostMem reports whether p points into memory mapped for host copies.
+func isHostMem(p unsafe.Pointer) bool {
+	hostMem.Lock()
+	defer hostMem.Unlock()
+	for _, c := range hostMem.chunks {
+		if uintptr(p) >= c[0] && uintptr(p) < c[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// hostMemCopy copies data to a buffer outside the heap and wraps it with
+// shape (valid for data), or returns nil when there is no room.
+func hostMemCopy[T any](wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *gojit.Array {
+	var zero T
+	bytes := uintptr(len(data)) * unsafe.Sizeof(zero)
+	size := (bytes + hostPage - 1) &^ (hostPage - 1)
+	p := takeHostMem(size)
+	if p == nil {
+		return nil
+	}
+	buf := unsafe.Slice((*T)(p), len(data))
+	copy(buf, data)
+	a := wrap(buf, shape...)
+	k := hostKey{p, size, 0}
+	if bytes >= residentMin { // counted as resident too (track), by the same cleanup
+		k.resident = int64(bytes)
+		resident.n.Add(1)
+		resident.bytes.Add(k.resident)
+	}
+	runtime.AddCleanup(a, func(k hostKey) {
+		if k.resident > 0 {
+			resident.n.Add(-1)
+			resident.bytes.Add(-k.resident)
+		}
+		hostMem.Lock()
+		hostMem.free[k.size] = append(hostMem.free[k.size], k.p)
+		hostMem.Unlock()
+	}, k)
+	return a
+}
+
+type hostKey struct {
+	p        unsafe.Pointer
+	size     uintptr
+	resident int64 // bytes counted as resident, or 0
+}
+
+// heapCopy returns a copy of a on the Go heap (a host copy, so of one of
+// the dtypes FromFloat32 and its siblings make).
+func heapCopy(a *gojit.Array) *gojit.Array {
+	var c *gojit.Array
+	switch d := a.Data().(type) {
+	case []float32:
+		c = gojit.FromFloat32(slices.Clone(d), a.Shape()...)
+	case []float64:
+		c = gojit.FromFloat64(slices.Clone(d), a.Shape()...)
+	case []int32:
+		c = gojit.FromInt32(slices.Clone(d), a.Shape()...)
+	case []int64:
+		c = gojit.FromInt64(slices.Clone(d), a.Shape()...)
+	case []uint8:
+		c = gojit.FromUint8(slices.Clone(d), a.Shape()...)
+	case []bool:
+		c = gojit.FromBool(slices.Clone(d), a.Shape()...)
+	default:
+		return a // not reachable: see from
+	}
+	track(c)
+	return c
+}

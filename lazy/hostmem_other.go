@@ -1,0 +1,8 @@
+//go:build !unix
+
+package lazy
+
+import "unsafe"
+
+// mapHost returns nil: host copies stay on the Go heap here (hostmem.go).
+func mapHost(size uintptr) unsafe.Pointer { return nil }

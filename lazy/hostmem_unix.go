@@ -1,0 +1,18 @@
+//go:build unix
+
+package lazy
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// mapHost maps size bytes of anonymous memory outside the Go heap, or
+// returns nil.
+func mapHost(size uintptr) unsafe.Pointer {
+	b, err := syscall.Mmap(-1, 0, int(size), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(unsafe.SliceData(b))
+}
