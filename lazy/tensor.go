@@ -151,7 +151,10 @@ func (t *Tensor) Err() error {
 
 // Array computes t if it is pending and returns its value. The Array is
 // t's own memory, shared with later ops that use t: do not modify it
-// (copy it first).
+// (copy it first). For a tensor made by FromFloat32 or a sibling, whose
+// copy of the host data may live in memory lazy reuses once the tensor is
+// gone, the first Array moves the value to memory of its own (one more
+// copy), which you may keep as long as you like.
 func (t *Tensor) Array() (*gojit.Array, error) {
 	if t == nil {
 		return nil, errors.New("lazy: Array of a nil *Tensor")
