@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/lazycore"
 )
 
@@ -137,4 +138,14 @@ func hostFree(bytes int) int {
 	hostMem.Lock()
 	defer hostMem.Unlock()
 	return len(hostMem.free[(uintptr(bytes)+hostPage-1)&^(hostPage-1)])
+}
+
+// Array of an input of a dtype host copies never have is that array.
+func TestArrayOfHalfInput(t *testing.T) {
+	c := newCtx(t)
+	in := gojit.FromFloat16([]gojit.F16{gojit.F16Of(1), gojit.F16Of(2), gojit.F16Of(3)})
+	a, err := c.FromArray(in).Array()
+	if err != nil || a != in {
+		t.Fatalf("Array = %v, %v; want the input", a, err)
+	}
 }

@@ -76,8 +76,25 @@ func takeHostMem(size uintptr) unsafe.Pointer {
 	return p
 }
 
-// isHostMem reports whether p points into memory mapped for host copies.
-func isHostMem(p unsafe.Pointer) bool {
+// isHostMem reports whether a's data is in memory mapped for host copies.
+func isHostMem(a *gojit.Array) bool {
+	var p unsafe.Pointer
+	switch d := a.Data().(type) { // the dtypes host copies have
+	case []float32:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []float64:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []int32:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []int64:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []uint8:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []bool:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	default:
+		return false
+	}
 	hostMem.Lock()
 	defer hostMem.Unlock()
 	for _, c := range hostMem.chunks {

@@ -167,7 +167,7 @@ func (t *Tensor) Array() (*gojit.Array, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a, err := c.materialize(t)
-	if a != nil && isHostMem(dataPtr(a)) {
+	if a != nil && isHostMem(a) {
 		// A host copy outside the heap is reused once its Array is
 		// collected, which says nothing of the slices a user may take
 		// from it: the user gets a heap copy (hostmem.go).
