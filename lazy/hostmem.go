@@ -24,9 +24,10 @@ import (
 // Such a buffer is recycled by the cleanup of its Array. That is safe
 // because nothing else points into it: lazy hands an input's Array to the
 // user only through Tensor.Array, which gives the user a heap copy
-// instead (exposeHost), and kernels read the buffer only while they run,
-// with its Array referenced. At most hostMapBytes are mapped; beyond, a
-// copy goes to the output pool.
+// instead, and kernels (or the interpreter) read the buffer only while
+// they run, with its Array referenced; a pending graph holds the Arrays
+// of its inputs. At most hostMapBytes are mapped; beyond, and where
+// nothing can be mapped (mapHost), a copy goes to the output pool.
 
 // hostMin is the smallest host copy mapped outside the heap.
 const hostMin = 32 << 10
