@@ -30,7 +30,10 @@
 //
 // Creating a tensor from host data is not a sync point: FromFloat32 and
 // its siblings copy the data (FromArray does not) and the value becomes an
-// input of the next batch that uses it. A computed value stays resident
+// input of the next batch that uses it. Copies of 32 KiB or more live in
+// memory lazy maps outside the Go heap (up to 32 MiB, kept for reuse):
+// the collector then neither counts nor scavenges them. Array of such a
+// tensor moves its value to the Go heap first. A computed value stays resident
 // while a Tensor holds it and is an input of later batches, never
 // recomputed. A value read after its flush that no op used at that time
 // (an intermediate stored by nobody) is recomputed from the resident
