@@ -377,45 +377,77 @@ func BenchmarkTargets(b *testing.B) {
 
 var sinkA, sinkB []float32
 
-// BenchmarkGT2HostCopies compares where the GT2 loop's host copies go, in
-// alternating blocks of 400 iterations (a collection cycle spans a few
-// hundred: interleaving single iterations would mix the variants' effects
-// on the collector): outside the heap (the default), the output pool,
-// and plain clones (lazy before both). It reports each one's median
-// block, wall and calling-thread CPU per iteration.
-func BenchmarkGT2HostCopies(b *testing.B) {
+// BenchmarkGT2Blocks runs the GT2 loop in alternating blocks of 400
+// iterations (a collection cycle spans a few hundred: interleaving single
+// iterations, as BenchmarkTargets does, mixes the variants' effects on
+// the collector, which is most of what the copies cost): lazy with its
+// host copies outside the heap (the default), in the output pool, and as
+// plain clones (lazy before both), lazy with FromArray inputs, and the
+// kernel alone (gojit.Compile, CallInto with shared inputs and a reused
+// output). It reports each one's median block, wall and calling-thread
+// CPU per iteration, and lazy's overhead over the kernel.
+func BenchmarkGT2Blocks(b *testing.B) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	c, _ := NewContext()
 	r := rand.New(rand.NewPCG(5, 6))
 	ga, gb := randData(r, 100*100), randData(r, 100*100)
-	if _, err := gt2(c, ga, gb, 100).Item(); err != nil {
+	f, err := gojit.Compile(func(x, y *gojit.Tensor) *gojit.Tensor { return x.Add(y).Mul(x).MatMul(y).Relu().Mean() })
+	if err != nil {
 		b.Fatal(err)
 	}
+	sa, sb, out := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100), gojit.New(gojit.Float32)
+	lazyRun := func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }
+	modes := []variant{
+		{"offheap", lazyRun},
+		{"pool", func() error {
+			heapHostCopies = true
+			defer func() { heapHostCopies = false }()
+			return lazyRun()
+		}},
+		{"clones", func() error {
+			cloneHostCopies = true
+			defer func() { cloneHostCopies = false }()
+			return lazyRun()
+		}},
+		{"shared", func() error {
+			x, y := c.FromArray(sa), c.FromArray(sb)
+			_, err := x.Add(y).Mul(x).MatMul(y).Relu().Mean().Item()
+			return err
+		}},
+		{"kernel", func() error { return f.CallInto([]*gojit.Array{out}, sa, sb) }},
+	}
+	for _, m := range modes {
+		if err := m.run(); err != nil {
+			b.Fatal(err)
+		}
+	}
 	const block = 400
-	modes := []string{"offheap", "pool", "clones"}
 	wall, cpu := make([][]float64, len(modes)), make([][]float64, len(modes))
-	defer func() { heapHostCopies, cloneHostCopies = false, false }()
 	b.ResetTimer()
 	for range b.N {
-		for m := range modes {
-			heapHostCopies, cloneHostCopies = m == 1, m == 2
+		for i, m := range modes {
 			t0, c0 := time.Now(), threadCPU()
 			for range block {
-				if _, err := gt2(c, ga, gb, 100).Item(); err != nil {
+				if err := m.run(); err != nil {
 					b.Fatal(err)
 				}
 			}
-			wall[m] = append(wall[m], float64(time.Since(t0).Nanoseconds())/block)
-			cpu[m] = append(cpu[m], float64(threadCPU()-c0)/block)
+			wall[i] = append(wall[i], float64(time.Since(t0).Nanoseconds())/block)
+			cpu[i] = append(cpu[i], float64(threadCPU()-c0)/block)
 		}
 	}
 	b.StopTimer()
 	med := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] / 1e3 }
-	for m, name := range modes {
-		b.ReportMetric(med(wall[m]), name+"-µs")
-		b.ReportMetric(med(cpu[m]), name+"-cpu-µs")
+	w, u := map[string]float64{}, map[string]float64{}
+	for i, m := range modes {
+		w[m.name], u[m.name] = med(wall[i]), med(cpu[i])
+		b.ReportMetric(w[m.name], m.name+"-µs")
+		b.ReportMetric(u[m.name], m.name+"-cpu-µs")
 	}
+	b.ReportMetric(w["offheap"]-w["kernel"], "overhead-µs")
+	b.ReportMetric(u["offheap"]-u["kernel"], "overhead-cpu-µs")
+	b.ReportMetric(w["shared"]-w["kernel"], "shared-overhead-µs")
 	b.ReportMetric(0, "ns/op")
 }
 
