@@ -19,7 +19,8 @@ import (
 // memory (zeroed, and often faulted in again after the scavenger returned
 // it), and those allocations are what makes the collector run. Buffers
 // mapped outside the heap are seen by neither the pacer nor the
-// scavenger; they are reused, never unmapped.
+// scavenger; they are reused, never unmapped, and mapped a chunk at a
+// time, at most one more per collection.
 //
 // Such a buffer is recycled by the cleanup of its Array. That is safe
 // because nothing else points into it: lazy hands an input's Array to the
@@ -29,8 +30,15 @@ import (
 // of its inputs. At most hostMapBytes are mapped; beyond, and where
 // nothing can be mapped (mapHost), a copy goes to the output pool.
 
-// hostMin is the smallest host copy mapped outside the heap.
-const hostMin = 32 << 10
+// hostMin and hostMax bound the host copies mapped outside the heap.
+// Larger ones go to the output pool, which pools them one by one (from 64
+// KiB) and where they cost little next to copying them: outside the heap
+// a size class never serves another, and a few 4 MB copies (the 10-op
+// chain's input) would take up all the room the 40 KB ones need.
+const (
+	hostMin = 32 << 10
+	hostMax = 1 << 20
+)
 
 const (
 	hostChunk    = 4 << 20 // bytes mapped at a time
@@ -44,6 +52,7 @@ var hostMem = struct {
 	cur     unsafe.Pointer // the chunk being carved
 	left    uintptr
 	free    map[uintptr][]unsafe.Pointer // by size, last in first out
+	epoch   uint64                       // gcEpoch when the last chunk was mapped
 	hits, n int64                        // for tests
 }{free: map[uintptr][]unsafe.Pointer{}}
 
@@ -61,9 +70,14 @@ func takeHostMem(size uintptr) unsafe.Pointer {
 		return p
 	}
 	if hostMem.left < size {
-		if size > hostChunk || uintptr(len(hostMem.chunks)+1)*hostChunk > hostMapBytes {
+		// One more chunk at most per collection: buffers come back only
+		// after one, and a program that collects rarely would otherwise
+		// fault in all hostMapBytes at once before reusing any.
+		if size > hostChunk || uintptr(len(hostMem.chunks)+1)*hostChunk > hostMapBytes ||
+			len(hostMem.chunks) > 0 && gcEpoch.Load() == hostMem.epoch {
 			return nil
 		}
+		hostMem.epoch = gcEpoch.Load()
 		p := mapHost(hostChunk)
 		if p == nil {
 			return nil

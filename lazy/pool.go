@@ -36,7 +36,7 @@ func newArray(dt gojit.DType, shape []int) *gojit.Array {
 }
 
 // hostCopy returns an array of dt and shape (1-D when nil) holding a copy
-// of data: outside the Go heap from hostMin bytes (hostmem.go), otherwise
+// of data: outside the Go heap from hostMin to hostMax bytes (hostmem.go), otherwise
 // (or when that memory is used up) in a buffer of the output pool, as a
 // batch output. Either way it is copied in one pass, without zeroing,
 // and, in a loop that creates its inputs from host slices, into memory
@@ -50,7 +50,7 @@ func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data [
 		return a
 	}
 	var zero T
-	if !heapHostCopies && uintptr(len(data))*unsafe.Sizeof(zero) >= hostMin {
+	if bytes := uintptr(len(data)) * unsafe.Sizeof(zero); !heapHostCopies && bytes >= hostMin && bytes <= hostMax {
 		if a := hostMemCopy(wrap, data, shape); a != nil {
 			return a
 		}
