@@ -230,10 +230,18 @@ func (w *Writer) Write(ctx context.Context, samples iter.Seq2[int, Sample]) erro
 	placeOldest := func(block bool) bool {
 		c := inflight[0]
 		if block {
-			select {
-			case <-c.done:
-			case <-ctx.Done():
-				return false
+			// Waiting for the oldest chunk, the caller runs queued
+			// tasks meanwhile rather than leave its core idle.
+		wait:
+			for {
+				select {
+				case <-c.done:
+					break wait
+				case <-ctx.Done():
+					return false
+				case t := <-tasks:
+					t()
+				}
 			}
 		} else {
 			select {
