@@ -563,8 +563,9 @@ type pageSink struct {
 }
 
 const (
-	maxQueued      = 8
-	writebackEvery = 8 << 20
+	maxQueued       = 8
+	writebackEvery  = 2 << 20
+	writebackMargin = 16 << 20 // more than the pages in flight (workers + maxQueued)
 )
 
 // write writes po (now, or after the pages queued before it) and returns
@@ -599,7 +600,10 @@ func (s *pageSink) write(w *Writer, po pageOut) error {
 		}
 		s.written += int64(w.ps)
 		if s.written-s.started >= writebackEvery {
-			from, to = s.started, s.written
+			if from < 0 {
+				from = s.started
+			}
+			to = s.written
 			s.started = s.written
 		}
 		s.cond.Broadcast()
@@ -616,7 +620,8 @@ func (s *pageSink) write(w *Writer, po pageOut) error {
 				// placed, so the bytes written so far lie near the
 				// start of the data; the range is widened by a
 				// margin for those still on their way.
-				startWriteback(w.f, w.dataOff+max(0, from-writebackEvery), to-from+writebackEvery)
+				lo := max(0, from-writebackMargin)
+				startWriteback(w.f, w.dataOff+lo, to-lo)
 			}
 			return err
 		}
