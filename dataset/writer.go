@@ -281,13 +281,14 @@ func (w *Writer) Write(ctx context.Context, samples iter.Seq2[int, Sample]) erro
 		pos++
 		if len(c.samples) >= limit {
 			if !send(c) {
+				c = nil // a worker owns it now
 				break
 			}
 			c = &chunk{first: pos, done: make(chan struct{})}
 			limit = w.chunkLen()
 		}
 	}
-	if len(c.samples) > 0 && ctx.Err() == nil {
+	if c != nil && len(c.samples) > 0 && ctx.Err() == nil {
 		send(c)
 	}
 	for len(inflight) > 0 && ctx.Err() == nil {
@@ -508,8 +509,15 @@ func pageCRC(parts []part, ps int) uint32 {
 	return c
 }
 
+// failPage, set by tests, makes the write of that page fail.
+var failPage = -1
+
 // writeOut writes one page at its offset and releases its buffers.
 func (w *Writer) writeOut(po pageOut) error {
+	if po.page == failPage {
+		w.recycle(po)
+		return errors.New("injected write failure")
+	}
 	if po.parts == nil {
 		_, err := w.f.WriteAt(po.buf, po.off)
 		w.recycle(po)
