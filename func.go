@@ -191,14 +191,7 @@ func (f *Func) Call(args ...any) ([]*Array, error) {
 			return nil, fmt.Errorf("gojit: %s: %w", f.name, err)
 		}
 	}
-	outs := make([]*Array, len(e.outs))
-	for i, o := range e.outs {
-		shape := o.at(b)
-		if o.dyn == nil {
-			shape = slices.Clone(shape) // at returns the entry's own
-		}
-		outs[i] = newOutput(o.dtype, shape)
-	}
+	outs := newOutputs(e, b)
 	if err := f.run(e, b, outs, args); err != nil {
 		// The outputs may hold stale data from recycled buffers
 		// (outputs.go): never hand them out unwritten.
