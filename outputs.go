@@ -369,12 +369,15 @@ func setOwned[T any](a *Array, dt DType, data []T, shape []int) {
 // outputs gets a low yield and few too (yield is at least minYield so that
 // a change of behaviour is noticed); one with GOGC=off gets none.
 const (
-	defaultMakeRate = 4               // bytes per ns: a guess at make's speed until measured
-	initialGCNanos  = 1_000_000       // a guess at a collection's cost until measured
-	minGCNanos      = 200_000         // a collection costs at least this much (waking processors, two pauses)
-	minYield        = 1.0 / 16        // the least yield assumed
-	idleRelease     = 2 * time.Second // pooled buffers unused this long are dropped
+	defaultMakeRate = 4         // bytes per ns: a guess at make's speed until measured
+	initialGCNanos  = 1_000_000 // a guess at a collection's cost until measured
+	minGCNanos      = 200_000   // a collection costs at least this much (waking processors, two pauses)
+	minYield        = 1.0 / 16  // the least yield assumed
 )
+
+// idleRelease is how long pooled buffers no Call takes stay pooled (from
+// once to twice that); tests shorten it.
+var idleRelease = 2 * time.Second
 
 // maybeCollect starts a background collection if the pool of size is low
 // and a collection is expected to save more than it costs (see above).
