@@ -61,7 +61,7 @@ func BenchmarkCallAllocating(b *testing.B) {
 		y := gojit.FromFloat32(bench.RandFloat32(n, 2))
 		b.Run(fmt.Sprintf("n=%d/call", n), func(b *testing.B) {
 			var sink float32
-			h0, m0, f0, _ := gojit.OutputPoolStats()
+			ps := startPoolStats()
 			for b.Loop() {
 				outs, err := f.Call(x, y)
 				if err != nil {
@@ -69,12 +69,7 @@ func BenchmarkCallAllocating(b *testing.B) {
 				}
 				sink += outs[0].Float32()[n/2]
 			}
-			h1, m1, f1, gcns := gojit.OutputPoolStats()
-			if h, m := h1-h0, m1-m0; h+m > 0 {
-				b.ReportMetric(100*float64(m)/float64(h+m), "new-%")
-				b.ReportMetric(float64(f1-f0)/float64(b.N), "gc/op")
-				b.ReportMetric(float64(gcns)/1e3, "gc-us")
-			}
+			ps.report(b)
 			reportHeap(b)
 			_ = sink
 		})
@@ -91,6 +86,30 @@ func BenchmarkCallAllocating(b *testing.B) {
 			reportHeap(b)
 			_ = sink
 		})
+		// A program that keeps its last 8 outputs, with and without the
+		// collections Call starts: they must not slow it down.
+		for _, force := range []bool{true, false} {
+			name := "keep8"
+			if !force {
+				name += "-noforce"
+			}
+			b.Run(fmt.Sprintf("n=%d/%s", n, name), func(b *testing.B) {
+				defer gojit.SetForcedCollections(gojit.SetForcedCollections(force))
+				var ring [8]*gojit.Array
+				i := 0
+				ps := startPoolStats()
+				for b.Loop() {
+					outs, err := f.Call(x, y)
+					if err != nil {
+						b.Fatal(err)
+					}
+					ring[i%len(ring)] = outs[0]
+					i++
+				}
+				ps.report(b)
+				reportHeap(b)
+			})
+		}
 		b.Run(fmt.Sprintf("n=%d/callinto", n), func(b *testing.B) {
 			out := gojit.New(gojit.Float32, n)
 			for b.Loop() {
@@ -138,6 +157,26 @@ func BenchmarkCallAllocating(b *testing.B) {
 			}
 			reportHeap(b)
 		})
+	}
+}
+
+// poolStats are the output pool's counters at the start of a benchmark.
+type poolStats struct{ hits, misses, forced int64 }
+
+func startPoolStats() poolStats {
+	h, m, f, _ := gojit.OutputPoolStats()
+	return poolStats{h, m, f}
+}
+
+// report reports the share of outputs that were new buffers (new-%), the
+// collections Call started per call (gc/op) and their measured cost
+// (gc-us).
+func (p poolStats) report(b *testing.B) {
+	h, m, f, gcns := gojit.OutputPoolStats()
+	if h, m := h-p.hits, m-p.misses; h+m > 0 {
+		b.ReportMetric(100*float64(m)/float64(h+m), "new-%")
+		b.ReportMetric(float64(f-p.forced)/float64(b.N), "gc/op")
+		b.ReportMetric(float64(gcns)/1e3, "gc-us")
 	}
 }
 
