@@ -30,9 +30,15 @@ import (
 // every element of its outputs. Finalizers are one-shot; each reuse sets a
 // new one.
 //
-// The pool holds at most outputPoolBytes, and at most outputPoolPerSize
-// buffers of one size; a buffer that does not fit is left to the
-// collector.
+// The pool holds at most outputPoolBytes in all, and of one size
+// outputPoolSizeBytes' worth of buffers (from outputPoolMinPerSize to
+// outputPoolMaxPerSize of them); to make room for a size, it drops the
+// buffers of the sizes Calls used least recently, and a buffer that still
+// does not fit is left to the collector. Buffers of a size no Call took
+// for idleRelease (2 s) are dropped too, so an idle program's memory goes
+// back to the system after its next collection. The collector does not
+// return dead outputs to the pool on its own schedule often enough: see
+// "Collections started by Call" below.
 //
 // Medium outputs, from slabMinBytes up to recycleMinBytes, are carved
 // from slabs: a slab holds slabOutputs outputs of one size and
@@ -52,8 +58,19 @@ import (
 // Slabs are pooled by their size up to slabPoolPerSize bytes each. The
 // pooled slabs count as live heap, so the collector's pacing lets the heap
 // grow by as much again before the next cycle: the pool also spaces out
-// collections, which is what makes a loop of small Calls cheap. Resident
-// memory in a steady loop is bounded by about twice the pools' bytes.
+// collections, which is what makes a loop of small Calls cheap. The
+// larger the pool, the rarer the collections, but the colder the memory a
+// Call writes: a loop of 4 KB outputs cycles through the pool, beyond the
+// L2 cache, where CallInto rewrites the same 4 KB in L1 (its kernel then
+// runs 3 times as fast). 32 MiB was faster than 8 and 2 MiB, and 64 and
+// 128 MiB little faster still (BenchmarkCallAllocating at n=1e3).
+//
+// Resident memory in a steady loop of Calls that drop their outputs is
+// bounded by the pools plus the buffers handed out between two
+// collections, which those started by Call keep to about a pool's worth:
+// at most 256 MiB of pool in all; with 80 MB of inputs and 40 MB outputs,
+// a heap of 350-400 MB where the collector's pacing alone let it reach
+// 500-700 MB.
 const (
 	recycleMinBytes      = 64 << 10
 	outputPoolBytes      = 256 << 20
@@ -357,17 +374,24 @@ func setOwned[T any](a *Array, dt DType, data []T, shape []int) {
 // dropped, half of the large outputs were new buffers, zeroed by make and
 // their pages faulted in, which costs more than the kernel writing them.
 //
-// So when the pool of one size runs low, Call may start a collection in
-// the background (runtime.GC on its own goroutine: Calls go on meanwhile
-// with the buffers left, and the finalizers refill the pool when it ends).
-// It does when the time that collection is expected to save, the buffers
-// of that size handed out since the last one (at most a pool's worth)
-// times the measured time of a new one times the share of buffers that
-// came back last time (yield), is at least the measured cost of a
-// collection (its CPU time, at least minGCNanos). A program whose live
-// heap is large has costly collections and gets few; one that keeps its
-// outputs gets a low yield and few too (yield is at least minYield so that
-// a change of behaviour is noticed); one with GOGC=off gets none.
+// So when the pool of one size is down to a quarter and half a pool's
+// worth of that size has been handed out since the last one, Call may
+// start a collection in the background (runtime.GC on its own goroutine:
+// Calls go on meanwhile with the buffers left, and the finalizers refill
+// the pool when it ends). It does when the time that collection is
+// expected to save, the buffers of that size handed out since the last one
+// (at most a pool's worth) times the measured time of a new one times the
+// share of buffers that came back last time (yield), is at least the
+// measured cost of a collection (its CPU time less idle marking, at least
+// minGCNanos). A program whose live heap is large has costly collections
+// and gets few; one that keeps its outputs gets a low yield and few too
+// (yield is at least minYield so that a change of behaviour is noticed);
+// one with GOGC=off gets none.
+//
+// Starting earlier, when the pool holds just enough buffers to last the
+// collection's measured wall time, made fewer new buffers (1.4-3.3% at
+// n=1e6 instead of 3.5%) but a third more collections, and was slower
+// (Call/CallInto 1.36-1.44 against 1.14-1.18, interleaved, loaded host).
 const (
 	defaultMakeRate = 4         // bytes per ns: a guess at make's speed until measured
 	initialGCNanos  = 1_000_000 // a guess at a collection's cost until measured
