@@ -285,9 +285,13 @@ func TestCallStartsCollections(t *testing.T) {
 	}
 	n := 1 << 18 // 1 MiB outputs
 	x := FromFloat32(make([]float32, n))
+	waitCollecting()
 	forced0 := forcedCollections()
 	outputPool.Lock()
 	hits0, misses0 := outputPool.hits, outputPool.misses
+	// Forget what earlier tests taught the policy: what they kept
+	// (yield), and collections the loaded host slowed down.
+	outputPool.gcNanos, outputPool.yield = initialGCNanos, 1
 	outputPool.Unlock()
 	for range 400 {
 		if _, err := f.Call(x); err != nil {
