@@ -177,10 +177,23 @@ func funcName(fn reflect.Value) string {
 
 // Call runs the function: args are *Array values for the Tensor parameters
 // and Go values for the static ones. It returns one new Array per result,
-// or nil and the error. The arrays are the caller's to keep for as long as
-// it likes; large ones reuse the memory of earlier results the garbage
-// collector has found unreachable (see CallInto to reuse memory
-// explicitly).
+// or nil and the error. The arrays, and any slice taken from them, are the
+// caller's to keep for as long as it likes.
+//
+// Results of 1 KiB and more reuse the memory of earlier results once the
+// garbage collector has found them unreachable (neither the Array nor any
+// slice of its data reachable): they are not zeroed first, since the
+// compiled code writes every element. Only a collection finds such
+// results, so when the pool of buffers of a result's size runs low, Call
+// may start a collection in the background (runtime.GC on another
+// goroutine; Call does not wait for it), if the time it is expected to
+// save, allocating and zeroing new buffers, is at least what collections
+// have been measured to cost. A program with a large live heap, with
+// costly collections, or one that keeps its results, so that collections
+// find few to reuse, gets few of them; with GOGC=off, none. The pool keeps
+// up to 64 MiB per size and 256 MiB in all, and drops buffers no Call has
+// used for a few seconds. CallInto writes into arrays the caller provides
+// and allocates nothing.
 func (f *Func) Call(args ...any) ([]*Array, error) {
 	e, b, err := f.lookup(args)
 	if err != nil {
@@ -191,14 +204,7 @@ func (f *Func) Call(args ...any) ([]*Array, error) {
 			return nil, fmt.Errorf("gojit: %s: %w", f.name, err)
 		}
 	}
-	outs := make([]*Array, len(e.outs))
-	for i, o := range e.outs {
-		shape := o.at(b)
-		if o.dyn == nil {
-			shape = slices.Clone(shape) // at returns the entry's own
-		}
-		outs[i] = newOutput(o.dtype, shape)
-	}
+	outs := newOutputs(e, b)
 	if err := f.run(e, b, outs, args); err != nil {
 		// The outputs may hold stale data from recycled buffers
 		// (outputs.go): never hand them out unwritten.

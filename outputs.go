@@ -2,7 +2,10 @@ package gojit
 
 import (
 	"runtime"
+	"runtime/metrics"
+	"slices"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -27,9 +30,15 @@ import (
 // every element of its outputs. Finalizers are one-shot; each reuse sets a
 // new one.
 //
-// The pool holds at most outputPoolBytes, and at most outputPoolPerSize
-// buffers of one size; a buffer that does not fit is left to the
-// collector.
+// The pool holds at most outputPoolBytes in all, and of one size
+// outputPoolSizeBytes' worth of buffers (from outputPoolMinPerSize to
+// outputPoolMaxPerSize of them); to make room for a size, it drops the
+// buffers of the sizes Calls used least recently, and a buffer that still
+// does not fit is left to the collector. Buffers of a size no Call took
+// for idleRelease (2 s) are dropped too, so an idle program's memory goes
+// back to the system after its next collection. The collector does not
+// return dead outputs to the pool on its own schedule often enough: see
+// "Collections started by Call" below.
 //
 // Medium outputs, from slabMinBytes up to recycleMinBytes, are carved
 // from slabs: a slab holds slabOutputs outputs of one size and
@@ -49,16 +58,29 @@ import (
 // Slabs are pooled by their size up to slabPoolPerSize bytes each. The
 // pooled slabs count as live heap, so the collector's pacing lets the heap
 // grow by as much again before the next cycle: the pool also spaces out
-// collections, which is what makes a loop of small Calls cheap. Resident
-// memory in a steady loop is bounded by about twice the pools' bytes.
+// collections, which is what makes a loop of small Calls cheap. The
+// larger the pool, the rarer the collections, but the colder the memory a
+// Call writes: a loop of 4 KB outputs cycles through the pool, beyond the
+// L2 cache, where CallInto rewrites the same 4 KB in L1 (its kernel then
+// runs 3 times as fast). 32 MiB was faster than 8 and 2 MiB, and 64 and
+// 128 MiB little faster still (BenchmarkCallAllocating at n=1e3).
+//
+// Resident memory in a steady loop of Calls that drop their outputs is
+// bounded by the pools plus the buffers handed out between two
+// collections, which those started by Call keep to about a pool's worth:
+// at most 256 MiB of pool in all; with 80 MB of inputs and 40 MB outputs,
+// a heap of 350-400 MB where the collector's pacing alone let it reach
+// 500-700 MB.
 const (
-	recycleMinBytes   = 64 << 10
-	outputPoolBytes   = 256 << 20
-	outputPoolPerSize = 8
+	recycleMinBytes      = 64 << 10
+	outputPoolBytes      = 256 << 20
+	outputPoolSizeBytes  = 64 << 20
+	outputPoolMinPerSize = 8
+	outputPoolMaxPerSize = 64
 
 	slabOutputs     = 16
 	slabMinBytes    = 1 << 10
-	slabPoolPerSize = 8 << 20
+	slabPoolPerSize = 32 << 20
 	slabAlign       = 64 // bytes: carved outputs stay cache-line aligned
 )
 
@@ -72,7 +94,43 @@ var outputPool = struct {
 	// hits and misses count Calls served from the pool and not; tests
 	// read them.
 	hits, misses int64
-}{free: map[uintptr][]unsafe.Pointer{}, carving: map[uintptr]*slabCursor{}}
+
+	// sizes is what the pool knows of each buffer size it recycles.
+	sizes map[uintptr]*sizeStats
+	// returned counts the bytes of buffers found unreachable (pooled or
+	// not), handed the bytes handed out, both since the process started.
+	returned, handed uint64
+	// The collections Call starts (see maybeCollect): collecting is set
+	// while one runs; gcNanos is the measured cost of one; yield the
+	// share of the bytes handed out that come back, measured between
+	// two of them from returned and handed, whose values at the start
+	// of the last one are returned0 and handed0; forced counts them.
+	collecting         bool
+	gcNanos            int64
+	yield              float64
+	returned0, handed0 uint64
+	forced             int64
+	// idleArmed is set while a releaseIdle is scheduled.
+	idleArmed bool
+	// noForce turns forced collections off (for benchmarks).
+	noForce bool
+	// clock counts the buffers handed out (for sizeStats.lastUse).
+	clock uint64
+}{free: map[uintptr][]unsafe.Pointer{}, carving: map[uintptr]*slabCursor{}, sizes: map[uintptr]*sizeStats{},
+	gcNanos: initialGCNanos, yield: 1}
+
+// sizeStats is what the pool knows of the buffers of one size.
+type sizeStats struct {
+	// makeNanos is the time a new buffer of this size takes to allocate
+	// (zeroing it, faulting its pages in): a moving average of the
+	// measured times, first a guess at defaultMakeRate.
+	makeNanos int64
+	// handed counts the buffers handed out since the last forced
+	// collection started, taken those since the last releaseIdle.
+	handed, taken int
+	// lastUse is outputPool.clock when a Call last took one.
+	lastUse uint64
+}
 
 // slabCursor is the slab of one output size being carved: base is the
 // slab (it keeps the slab reachable until it is used up), next the byte
@@ -104,11 +162,48 @@ func takeBuffer(size uintptr) unsafe.Pointer {
 func giveBuffer(p unsafe.Pointer, size uintptr, perSize int) {
 	outputPool.Lock()
 	defer outputPool.Unlock()
-	if outputPool.bytes+size > outputPoolBytes || len(outputPool.free[size]) >= perSize {
+	outputPool.returned += uint64(size)
+	if len(outputPool.free[size]) >= perSize || !makeRoom(size) {
 		return // dropped: the collector frees it at its next cycle
 	}
 	outputPool.free[size] = append(outputPool.free[size], p)
 	outputPool.bytes += size
+	armIdleRelease()
+}
+
+// perSize is how many pooled buffers of size bytes (at least
+// recycleMinBytes) the pool keeps: outputPoolSizeBytes' worth, at least
+// outputPoolMinPerSize and at most outputPoolMaxPerSize.
+func perSize(size uintptr) int {
+	return int(min(max(outputPoolSizeBytes/size, outputPoolMinPerSize), outputPoolMaxPerSize))
+}
+
+// makeRoom makes room in the pool for a buffer of size bytes if it can,
+// dropping the buffers of the sizes Calls used least recently before this
+// one. outputPool must be locked.
+func makeRoom(size uintptr) bool {
+	p := &outputPool
+	for p.bytes+size > outputPoolBytes {
+		victim, last := uintptr(0), p.sizes[size].lastUse
+		for s, list := range p.free {
+			if st := p.sizes[s]; len(list) > 0 && s != size && st.lastUse < last {
+				victim, last = s, st.lastUse
+			}
+		}
+		if victim == 0 {
+			return false
+		}
+		dropFree(victim)
+	}
+	return true
+}
+
+// dropFree drops the pooled buffers of size. outputPool must be locked.
+func dropFree(size uintptr) {
+	list := outputPool.free[size]
+	clear(list)
+	outputPool.bytes -= size * uintptr(len(list))
+	delete(outputPool.free, size)
 }
 
 // recycled returns a buffer of size bytes, pooled or new, whose finalizer
@@ -116,9 +211,28 @@ func giveBuffer(p unsafe.Pointer, size uintptr, perSize int) {
 func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.Lock()
 	p := takeBuffer(size)
+	st := outputPool.sizes[size]
+	if st == nil {
+		st = &sizeStats{makeNanos: int64(size / defaultMakeRate)}
+		outputPool.sizes[size] = st
+	}
+	st.taken++
+	st.handed++
+	outputPool.clock++
+	st.lastUse = outputPool.clock
+	outputPool.handed += uint64(size)
+	if p != nil {
+		maybeCollect(size, st, perSize)
+	}
 	outputPool.Unlock()
 	if p == nil {
+		t := time.Now()
 		p = unsafe.Pointer(unsafe.SliceData(make([]byte, size)))
+		d := int64(time.Since(t))
+		outputPool.Lock()
+		st.makeNanos += (d - st.makeNanos) / 4
+		maybeCollect(size, st, perSize)
+		outputPool.Unlock()
 	}
 	runtime.SetFinalizer((*byte)(p), func(b *byte) { giveBuffer(unsafe.Pointer(b), size, perSize) })
 	return p
@@ -164,44 +278,224 @@ func outputSlice[T any](n int) []T {
 	case size < recycleMinBytes:
 		return unsafe.Slice((*T)(carve(size)), n)
 	}
-	return unsafe.Slice((*T)(recycled(size, outputPoolPerSize)), n)
+	return unsafe.Slice((*T)(recycled(size, perSize(size))), n)
 }
 
 // newOutput returns the array for a Call result of dtype dt and shape,
 // whose every element the kernel will write (its contents may be stale).
 func newOutput(dt DType, shape []int) *Array {
+	a := new(Array)
+	setOutput(a, dt, shape)
+	return a
+}
+
+// setOutput makes a the array for a Call result of dtype dt and shape (see
+// newOutput).
+func setOutput(a *Array, dt DType, shape []int) {
 	n := 1
 	for _, d := range shape {
 		n *= d
 	}
-	var a *Array
 	switch dt {
 	case Bool:
-		a = wrapOwned(dt, outputSlice[bool](n), shape)
+		setOwned(a, dt, outputSlice[bool](n), shape)
 	case Uint8:
-		a = wrapOwned(dt, outputSlice[uint8](n), shape)
+		setOwned(a, dt, outputSlice[uint8](n), shape)
 	case Int32:
-		a = wrapOwned(dt, outputSlice[int32](n), shape)
+		setOwned(a, dt, outputSlice[int32](n), shape)
 	case Int64:
-		a = wrapOwned(dt, outputSlice[int64](n), shape)
+		setOwned(a, dt, outputSlice[int64](n), shape)
 	case Float32:
-		a = wrapOwned(dt, outputSlice[float32](n), shape)
+		setOwned(a, dt, outputSlice[float32](n), shape)
 	case Float64:
-		a = wrapOwned(dt, outputSlice[float64](n), shape)
+		setOwned(a, dt, outputSlice[float64](n), shape)
 	default:
-		return New(dt, shape...)
+		*a = *New(dt, shape...)
 	}
-	return a
 }
 
-// wrapOwned is wrap for data and shape that are the array's own and
-// known to be valid (a compiled result's shape and a buffer of its size):
-// nothing is copied or checked.
-func wrapOwned[T any](dt DType, data []T, shape []int) *Array {
-	a := &Array{dtype: dt, data: data, shape: shape}
+// callOutput is the one allocation holding a Call's result array, the
+// slice of results returned (for a single result), and the array's shape
+// (up to inlineRank dimensions): a header allocation each would cost as
+// much as the rest of a small Call's bookkeeping.
+type callOutput struct {
+	a     Array
+	outs  [1]*Array
+	shape [inlineRank]int
+}
+
+const inlineRank = 4
+
+// newOutputs returns the arrays for the results of a Call of e at dynamic
+// size b (see newOutput).
+func newOutputs(e *entry, b int) []*Array {
+	if len(e.outs) == 1 {
+		o := &e.outs[0]
+		c := new(callOutput)
+		shape := o.at(b)
+		if shape != nil && len(shape) <= inlineRank {
+			shape = c.shape[:copy(c.shape[:], shape):len(shape)]
+		} else if o.dyn == nil {
+			shape = slices.Clone(shape) // at returns the entry's own
+		}
+		setOutput(&c.a, o.dtype, shape)
+		c.outs[0] = &c.a
+		return c.outs[:]
+	}
+	outs := make([]*Array, len(e.outs))
+	for i := range e.outs {
+		o := &e.outs[i]
+		shape := o.at(b)
+		if o.dyn == nil {
+			shape = slices.Clone(shape) // at returns the entry's own
+		}
+		outs[i] = newOutput(o.dtype, shape)
+	}
+	return outs
+}
+
+// setOwned makes a the array of data and shape, which are the array's own
+// and known to be valid (a compiled result's shape and a buffer of its
+// size): nothing is copied or checked.
+func setOwned[T any](a *Array, dt DType, data []T, shape []int) {
+	a.dtype, a.data, a.shape = dt, data, shape
 	if len(data) > 0 {
 		a.ptr = unsafe.Pointer(unsafe.SliceData(data))
 		a.bytes = uintptr(len(data)) * unsafe.Sizeof(data[0])
 	}
-	return a
+}
+
+// Collections started by Call.
+//
+// Only a collection returns dead outputs to the pool, and the pooled
+// buffers count as live heap, so left to its pacer the collector lets
+// about as many bytes be allocated anew between two cycles as the pool and
+// the program's other live data hold: in a loop of Calls whose outputs are
+// dropped, half of the large outputs were new buffers, zeroed by make and
+// their pages faulted in, which costs more than the kernel writing them.
+//
+// So when the pool of one size is down to a quarter and half a pool's
+// worth of that size has been handed out since the last one, Call may
+// start a collection in the background (runtime.GC on its own goroutine:
+// Calls go on meanwhile with the buffers left, and the finalizers refill
+// the pool when it ends). It does when the time that collection is
+// expected to save, the buffers of that size handed out since the last one
+// (at most a pool's worth) times the measured time of a new one times the
+// share of buffers that came back last time (yield), is at least the
+// measured cost of a collection (its CPU time less idle marking, at least
+// minGCNanos). A program whose live heap is large has costly collections
+// and gets few; one that keeps its outputs gets a low yield and few too
+// (yield is at least minYield so that a change of behaviour is noticed);
+// one with GOGC=off gets none.
+//
+// Starting earlier, when the pool holds just enough buffers to last the
+// collection's measured wall time, made fewer new buffers (1.4-3.3% at
+// n=1e6 instead of 3.5%) but a third more collections, and was slower
+// (Call/CallInto 1.36-1.44 against 1.14-1.18, interleaved, loaded host).
+const (
+	defaultMakeRate = 4         // bytes per ns: a guess at make's speed until measured
+	initialGCNanos  = 1_000_000 // a guess at a collection's cost until measured
+	minGCNanos      = 200_000   // a collection costs at least this much (waking processors, two pauses)
+	minYield        = 1.0 / 16  // the least yield assumed
+)
+
+// idleRelease is how long pooled buffers no Call takes stay pooled (from
+// once to twice that); tests shorten it.
+var idleRelease = 2 * time.Second
+
+// maybeCollect starts a background collection if the pool of size is low
+// and a collection is expected to save more than it costs (see above).
+// outputPool must be locked.
+func maybeCollect(size uintptr, st *sizeStats, perSize int) {
+	p := &outputPool
+	if p.collecting || p.noForce || len(p.free[size]) > perSize/4 || st.handed < perSize/2 {
+		return
+	}
+	gain := float64(min(st.handed, perSize)) * float64(st.makeNanos) * p.yield
+	if gain < float64(p.gcNanos) {
+		return
+	}
+	if h := p.handed - p.handed0; h > 0 {
+		y := float64(p.returned-p.returned0) / float64(h)
+		p.yield = min(max((p.yield+y)/2, minYield), 1)
+	}
+	p.returned0, p.handed0 = p.returned, p.handed
+	for _, s := range p.sizes {
+		s.handed = 0
+	}
+	p.collecting = true
+	go collect()
+}
+
+// gcSamples are the runtime metrics collect reads.
+var gcSamples = []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/cpu/classes/gc/total:cpu-seconds"},
+	{Name: "/cpu/classes/gc/mark/idle:cpu-seconds"}}
+
+// collect runs a collection for maybeCollect and measures its cost.
+func collect() {
+	s := make([]metrics.Sample, len(gcSamples))
+	copy(s, gcSamples)
+	metrics.Read(s)
+	off := s[0].Value.Kind() == metrics.KindUint64 && int64(s[0].Value.Uint64()) < 0
+	var cost int64
+	if !off {
+		cpu0 := gcCPU(s)
+		runtime.GC()
+		metrics.Read(s)
+		cost = max(int64((gcCPU(s)-cpu0)*1e9), minGCNanos)
+	}
+	outputPool.Lock()
+	defer outputPool.Unlock()
+	if off {
+		cost = 2 * outputPool.gcNanos // GOGC=off: back off, without collecting
+	} else {
+		outputPool.forced++
+	}
+	// A moving average, each sample at most 4 times the average so far:
+	// one collection the host delayed must not stop them for long.
+	outputPool.gcNanos += (min(cost, 4*outputPool.gcNanos) - outputPool.gcNanos) / 4
+	outputPool.collecting = false
+}
+
+// gcCPU is the collector's CPU time from gcSamples, less the idle
+// marking: that runs on processors with nothing else to do, for as long
+// as the mark phase lasts, so it measures the wait more than the work.
+func gcCPU(s []metrics.Sample) float64 {
+	f := func(s metrics.Sample) float64 {
+		if s.Value.Kind() == metrics.KindFloat64 {
+			return s.Value.Float64()
+		}
+		return 0
+	}
+	return f(s[1]) - f(s[2])
+}
+
+// armIdleRelease schedules releaseIdle if it is not. outputPool must be
+// locked.
+func armIdleRelease() {
+	if !outputPool.idleArmed {
+		outputPool.idleArmed = true
+		time.AfterFunc(idleRelease, releaseIdle)
+	}
+}
+
+// releaseIdle drops the pooled buffers of the sizes no Call took since its
+// last run (from idleRelease to twice that ago): the collector frees them
+// at its next cycle, and the runtime returns the memory to the system.
+func releaseIdle() {
+	p := &outputPool
+	p.Lock()
+	defer p.Unlock()
+	for size := range p.free {
+		if st := p.sizes[size]; st != nil && st.taken > 0 {
+			st.taken = 0
+			continue
+		}
+		dropFree(size)
+	}
+	if len(p.free) > 0 {
+		time.AfterFunc(idleRelease, releaseIdle)
+	} else {
+		p.idleArmed = false
+	}
 }

@@ -2,8 +2,12 @@ package gojit
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
+	"runtime/debug"
+	"sync"
 	"testing"
+	"time"
 )
 
 func chainRef(x, y []float32) []float32 {
@@ -87,5 +91,350 @@ func TestCallErrorReturnsNoOutputs(t *testing.T) {
 	outs, err := f.Call(FromInt32([]int32{1}), FromInt32([]int32{1}))
 	if err == nil || outs != nil {
 		t.Fatalf("Call with a wrong argument count = %v, %v; want nil and an error", outs, err)
+	}
+}
+
+// outputCase is one dtype for TestCallOutputsKeptEveryDType: a Func whose
+// result has that dtype, and its input and result for one seed.
+type outputCase struct {
+	dt DType
+	fn any
+	// in returns the input for seed; want returns result element i.
+	in   func(n, seed int) *Array
+	want func(i, seed int) float64
+}
+
+var outputCases = []outputCase{
+	{Bool, func(a *Tensor) *Tensor { return a.LogicalNot() },
+		func(n, seed int) *Array {
+			s := make([]bool, n)
+			for i := range s {
+				s[i] = (i+seed)%3 == 0
+			}
+			return FromBool(s)
+		},
+		func(i, seed int) float64 { return b2f((i+seed)%3 != 0) }},
+	{Uint8, func(a *Tensor) *Tensor { return a.Add(a) },
+		func(n, seed int) *Array {
+			s := make([]uint8, n)
+			for i := range s {
+				s[i] = uint8(i*7 + seed)
+			}
+			return FromUint8(s)
+		},
+		func(i, seed int) float64 { return float64(uint8(2 * uint8(i*7+seed))) }},
+	{Int32, func(a *Tensor) *Tensor { return a.Add(a) },
+		func(n, seed int) *Array {
+			s := make([]int32, n)
+			for i := range s {
+				s[i] = int32(i*7 + seed)
+			}
+			return FromInt32(s)
+		},
+		func(i, seed int) float64 { return float64(2 * int32(i*7+seed)) }},
+	{Int64, func(a *Tensor) *Tensor { return a.Add(a) },
+		func(n, seed int) *Array {
+			s := make([]int64, n)
+			for i := range s {
+				s[i] = int64(i*7 + seed)
+			}
+			return FromInt64(s)
+		},
+		func(i, seed int) float64 { return float64(2 * int64(i*7+seed)) }},
+	{Float32, func(a *Tensor) *Tensor { return a.Add(a) },
+		func(n, seed int) *Array {
+			s := make([]float32, n)
+			for i := range s {
+				s[i] = float32(i%1000 + seed)
+			}
+			return FromFloat32(s)
+		},
+		func(i, seed int) float64 { return float64(2 * float32(i%1000+seed)) }},
+	{Float64, func(a *Tensor) *Tensor { return a.Add(a) },
+		func(n, seed int) *Array {
+			s := make([]float64, n)
+			for i := range s {
+				s[i] = float64(i%1000 + seed)
+			}
+			return FromFloat64(s)
+		},
+		func(i, seed int) float64 { return 2 * float64(i%1000+seed) }},
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// elem returns element i of a's data as a float64.
+func elem(data any, i int) float64 {
+	switch d := data.(type) {
+	case []bool:
+		return b2f(d[i])
+	case []uint8:
+		return float64(d[i])
+	case []int32:
+		return float64(d[i])
+	case []int64:
+		return float64(d[i])
+	case []float32:
+		return float64(d[i])
+	case []float64:
+		return float64(d[i])
+	}
+	panic(fmt.Sprintf("elem: %T", data))
+}
+
+// dataLen is the length of a typed slice.
+func dataLen(data any) int { return reflectLen(data) }
+
+// subslice returns data[from:] as the same type.
+func subslice(data any, from int) any {
+	v := reflect.ValueOf(data)
+	return v.Slice(from, v.Len()).Interface()
+}
+
+// For every dtype Call pools and every size class (made, carved from a
+// slab, recycled one by one), a slice a caller keeps, whole or a part of
+// it, and the Array it came from dropped, keeps its values through
+// hundreds of Calls of the same size, explicit collections and the ones
+// Call starts, while the dropped outputs are reused and every output is
+// fully written.
+func TestCallOutputsKeptEveryDType(t *testing.T) {
+	sizes := []int{100, 3000, 40_000, 300_000} // bytes per element 1-8: make, slab, slab or buffer, buffer
+	if !testing.Short() {
+		sizes = append(sizes, 2_000_000)
+	}
+	for _, c := range outputCases {
+		f, err := Compile(c.fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range sizes {
+			t.Run(fmt.Sprintf("%s/%d", c.dt, n), func(t *testing.T) { checkKept(t, f, c, n) })
+		}
+	}
+}
+
+func checkKept(t *testing.T, f *Func, c outputCase, n int) {
+	in1, in2 := c.in(n, 1), c.in(n, 2)
+	call := func(in *Array) any {
+		outs, err := f.Call(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if outs[0].DType() != c.dt {
+			t.Fatalf("result dtype %s, want %s", outs[0].DType(), c.dt)
+		}
+		return outs[0].Data()
+	}
+	whole := call(in1)               // kept whole, its Array dropped
+	tail := subslice(call(in1), n/2) // kept from the middle: an interior pointer
+	hits0, forced0 := poolHits(), forcedCollections()
+	var ring [3]any // a few outputs kept a while, as a real program does
+	rounds := 300
+	if n*int(c.dt.Size()) >= 1<<20 {
+		rounds = 60
+	}
+	for r := range rounds {
+		if r%50 == 49 {
+			runtime.GC()
+		}
+		got := call(in2)
+		ring[r%len(ring)] = got
+		for _, i := range []int{0, n / 3, n / 2, n - 1} {
+			if v, w := elem(got, i), c.want(i, 2); v != w {
+				t.Fatalf("call %d: output [%d] = %v, want %v", r, i, v, w)
+			}
+		}
+	}
+	for i := range n {
+		if v, w := elem(whole, i), c.want(i, 1); v != w {
+			t.Fatalf("a slice the caller kept changed: [%d] = %v, want %v", i, v, w)
+		}
+	}
+	if m := dataLen(tail); m != n-n/2 {
+		t.Fatalf("kept tail has %d elements, want %d", m, n-n/2)
+	}
+	for i := range n - n/2 {
+		if v, w := elem(tail, i), c.want(n/2+i, 1); v != w {
+			t.Fatalf("the tail of an output the caller kept changed: [%d] = %v, want %v", n/2+i, v, w)
+		}
+	}
+	if pooled := n*int(c.dt.Size()) >= slabMinBytes; pooled && poolHits() == hits0 {
+		t.Errorf("no Call reused a dropped output of %d bytes", n*int(c.dt.Size()))
+	}
+	t.Logf("%d forced collections", forcedCollections()-forced0)
+	runtime.KeepAlive(ring)
+}
+
+func forcedCollections() int64 {
+	outputPool.Lock()
+	defer outputPool.Unlock()
+	return outputPool.forced
+}
+
+// A loop of large Calls whose outputs are dropped gets its buffers from
+// the pool without explicit collections: Call starts them.
+func TestCallStartsCollections(t *testing.T) {
+	f, err := Compile(func(a *Tensor) *Tensor { return a.Add(a) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 1 << 18 // 1 MiB outputs
+	x := FromFloat32(make([]float32, n))
+	waitCollecting()
+	forced0 := forcedCollections()
+	outputPool.Lock()
+	hits0, misses0 := outputPool.hits, outputPool.misses
+	// Forget what earlier tests taught the policy: what they kept
+	// (yield), and collections the loaded host slowed down.
+	outputPool.gcNanos, outputPool.yield = initialGCNanos, 1
+	outputPool.Unlock()
+	for range 400 {
+		if _, err := f.Call(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outputPool.Lock()
+	hits, misses := outputPool.hits-hits0, outputPool.misses-misses0
+	outputPool.Unlock()
+	forced := forcedCollections() - forced0
+	t.Logf("%d forced collections, %d buffers reused, %d new", forced, hits, misses)
+	if forced == 0 || hits < misses {
+		t.Errorf("%d forced collections, %d buffers reused, %d new: want collections and mostly reuse", forced, hits, misses)
+	}
+}
+
+// With GOGC=off Call starts no collection.
+func TestCallNoCollectionsWhenGCOff(t *testing.T) {
+	f, err := Compile(func(a *Tensor) *Tensor { return a.Add(a) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := FromFloat32(make([]float32, 1<<16))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	waitCollecting()
+	forced0 := forcedCollections()
+	for range 300 {
+		if _, err := f.Call(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitCollecting()
+	if n := forcedCollections() - forced0; n != 0 {
+		t.Errorf("%d collections with GOGC=off", n)
+	}
+}
+
+// waitCollecting waits for a collection Call started to end.
+func waitCollecting() {
+	for {
+		outputPool.Lock()
+		c := outputPool.collecting
+		outputPool.Unlock()
+		if !c {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Pooled buffers no Call takes for a while are dropped.
+func TestOutputPoolReleasedWhenIdle(t *testing.T) {
+	f, err := Compile(func(a *Tensor) *Tensor { return a.Add(a) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputPool.Lock()
+	old := idleRelease
+	idleRelease = 20 * time.Millisecond
+	outputPool.Unlock()
+	defer func() {
+		outputPool.Lock()
+		idleRelease = old
+		outputPool.Unlock()
+	}()
+	n := 3 << 16 // 768 KiB of float32: a size no other test uses
+	size := uintptr(n * 4)
+	x := FromFloat32(make([]float32, n))
+	for range 4 {
+		if _, err := f.Call(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pooled := func() int {
+		outputPool.Lock()
+		defer outputPool.Unlock()
+		return len(outputPool.free[size])
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for pooled() == 0 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if pooled() == 0 {
+		t.Fatal("no dropped output came back to the pool")
+	}
+	for pooled() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if k := pooled(); k > 0 {
+		t.Errorf("%d idle buffers still pooled after 10 s", k)
+	}
+}
+
+// Concurrent Calls of one size, each keeping some outputs, never see one
+// another's outputs change, with collections started under them.
+func TestCallOutputsConcurrent(t *testing.T) {
+	f, err := Compile(func(a *Tensor) *Tensor { return a.Add(a) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 1 << 16 // 256 KiB
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			xs := make([]float32, n)
+			for i := range xs {
+				xs[i] = float32(g*1000 + i%1000)
+			}
+			x := FromFloat32(xs)
+			var kept [][]float32
+			for r := range 150 {
+				outs, err := f.Call(x)
+				if err != nil {
+					errs <- err
+					return
+				}
+				got := outs[0].Float32()
+				if r%10 == 0 {
+					kept = append(kept, got[r%n:])
+				}
+				if got[n-1] != 2*xs[n-1] || got[0] != 2*xs[0] {
+					errs <- fmt.Errorf("goroutine %d call %d: wrong output", g, r)
+					return
+				}
+			}
+			for k, s := range kept {
+				off := (k * 10) % n
+				for i, v := range s {
+					if v != 2*xs[off+i] {
+						errs <- fmt.Errorf("goroutine %d: kept output %d changed at %d", g, k, off+i)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

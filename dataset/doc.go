@@ -19,9 +19,12 @@
 // several workers that convert and encode samples and assemble and
 // checksum pages in parallel, while samples are placed in pages in their
 // order, so the file is byte-identical whatever the number of workers.
-// With more than one worker a single goroutine writes the finished pages
-// (writes to one file do not scale across threads), starting each page's
-// writeback as it goes so that Close's fsync has little left to do. Close
+// Pages are written one at a time (writes to one file do not scale
+// across threads), by whichever worker finishes a page while no other is
+// writing; a page of a few large samples is written with one pwritev from
+// the samples' own buffers, without being copied into a page buffer first.
+// Writeback starts as the file grows, so Close's fsync has little left to
+// do. Close
 // writes the tables, including each variable-size field's maxima, and
 // renames the file from a temporary name: an interrupted write leaves
 // nothing under the final name.

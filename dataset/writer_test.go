@@ -422,3 +422,117 @@ func FuzzWriteRead(f *testing.F) {
 		}
 	})
 }
+
+// TestGatheredPagesSameBytes writes pages of large samples (raw images,
+// written from the samples' buffers with pwritev) mixed with small ones
+// of odd sizes (alignment gaps) and samples larger than a page, with 1, 2
+// and 7 workers, gathered and assembled, and checks that every file is the
+// same byte for byte, that the gaps and page tails read as zeros and that
+// every sample reads back.
+func TestGatheredPagesSameBytes(t *testing.T) {
+	schema := Schema{Fields: []Field{Image("image", ImageOptions{Channels: 3}), Bytes("b"), Int("label")}}
+	gen := func(i int) Sample {
+		b := make([]byte, (i*131)%3000)
+		if i%17 == 0 {
+			b = make([]byte, 70000+i) // more than a page
+		}
+		for j := range b {
+			b[j] = byte(i + j)
+		}
+		return Sample{"image": testImage("rgba", 16+i%48, 16+(i*7)%48, i), "b": b, "label": i}
+	}
+	dir := t.TempDir()
+	var first []byte
+	for _, off := range []bool{true, false} {
+		for _, workers := range []int{1, 2, 7} {
+			noGather = off
+			path := filepath.Join(dir, "g.ds")
+			writeFile(t, path, schema, 157, gen, WithWorkers(workers), WithPageSize(64<<10))
+			noGather = false
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPadding(t, path, b)
+			if first == nil {
+				first = b
+				r, err := Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range 157 {
+					s, err := r.Sample(i)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := gen(i)["b"].([]byte); !bytes.Equal(s["b"].([]byte), want) {
+						t.Fatalf("sample %d: bytes field differs", i)
+					}
+				}
+				r.Close()
+			} else if !bytes.Equal(first, b) {
+				t.Fatalf("%d workers, assembled=%v: file differs from the first", workers, off)
+			}
+		}
+	}
+}
+
+// TestWriteFailure makes the write of one page fail, with pages of large
+// samples (written from their buffers) and of small ones (assembled), on
+// 1, 2 and 7 workers: Write must return an error naming the file and the
+// page, leave nothing under the final name or the temporary one, and
+// leave no goroutine behind.
+func TestWriteFailure(t *testing.T) {
+	defer func() { failPage = -1 }()
+	for _, big := range []bool{true, false} {
+		for _, workers := range []int{1, 2, 7} {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "fail.ds")
+			schema := Schema{Fields: []Field{Bytes("b")}}
+			gen := func(i int) Sample {
+				n := 100
+				if big {
+					n = 5000
+				}
+				return Sample{"b": make([]byte, n+i%7)}
+			}
+			before := runtime.NumGoroutine()
+			failPage = 2
+			w, err := Create(path, schema, WithWorkers(workers), WithPageSize(64<<10), WithProgress(false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.Write(context.Background(), func(yield func(int, Sample) bool) {
+				for i := range 2000 {
+					if !yield(i, gen(i)) {
+						return
+					}
+				}
+			})
+			failPage = -1
+			if err == nil || !strings.Contains(err.Error(), "writing page 2") || !strings.Contains(err.Error(), path) {
+				t.Fatalf("big=%v workers=%d: Write returned %v, want an error naming %s and page 2", big, workers, err, path)
+			}
+			if cerr := w.Close(); cerr == nil {
+				t.Fatalf("big=%v workers=%d: Close after a failed Write returned nil", big, workers)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Fatalf("big=%v workers=%d: %d files left in the directory, want none", big, workers, len(ents))
+			}
+			waitGoroutines(t, before)
+		}
+	}
+}
+
+// waitGoroutines waits up to 2 s for the goroutine count to fall back to
+// at most n.
+func waitGoroutines(t *testing.T, n int) {
+	t.Helper()
+	for range 200 {
+		if runtime.NumGoroutine() <= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%d goroutines, want at most %d", runtime.NumGoroutine(), n)
+}

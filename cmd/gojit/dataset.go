@@ -429,6 +429,14 @@ func datasetVerify(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitFail
 	}
-	fmt.Fprintf(stdout, "%s: ok (%d samples, %d pages verified)\n", file, r.Len(), r.NumPages())
+	fmt.Fprintf(stdout, "%s: ok (%s, %s verified)\n", file, plural(r.Len(), "sample"), plural(r.NumPages(), "page"))
 	return exitOK
+}
+
+// plural is n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -140,7 +140,7 @@ func TestDatasetFromImages(t *testing.T) {
 	if code != exitOK {
 		t.Errorf("verify exited %d", code)
 	}
-	wantContains(t, "verify", stdout, "ok (3 samples, 1 pages verified)")
+	wantContains(t, "verify", stdout, "ok (3 samples, 1 page verified)")
 
 	// Damage one byte of the first data page: verify fails with exit 1.
 	b, _ := os.ReadFile(out)
