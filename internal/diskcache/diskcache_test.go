@@ -3,6 +3,8 @@ package diskcache
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -311,5 +313,60 @@ func TestEvictionByEstimate(t *testing.T) {
 	}
 	if _, err := s.Get(key("k3")); err != nil {
 		t.Errorf("the entry just written was evicted: %v", err)
+	}
+}
+
+// TestMetaFormats checks that the binary metadata of format 2 keeps every
+// field, and that an entry written in format 1 (JSON metadata) still reads.
+func TestMetaFormats(t *testing.T) {
+	s := open(t, 0)
+	e := entry("m", 100)
+	e.Meta.ModuleHash = "abc123"
+	e.Meta.Created = time.Date(2026, 11, 22, 19, 0, 0, 123456789, time.UTC)
+	if err := s.Put(e); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(e.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Meta != e.Meta {
+		t.Errorf("format 2 metadata read back as %+v, want %+v", got.Meta, e.Meta)
+	}
+
+	old := entry("old", 100)
+	old.Meta.Created = e.Meta.Created
+	meta, err := json.Marshal(old.Meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	b = append(b, magic...)
+	b = binary.LittleEndian.AppendUint32(b, 1)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(meta)))
+	b = append(b, old.Key[:]...)
+	b = append(b, meta...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(old.Object)))
+	b = append(b, old.Object...)
+	sum := sha256.Sum256(b)
+	b = append(b, sum[:]...)
+	if err := os.WriteFile(s.path(old.Key), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.Get(old.Key)
+	if err != nil {
+		t.Fatalf("format 1 entry: %v", err)
+	}
+	if got.Meta != old.Meta || !bytes.Equal(got.Object, old.Object) {
+		t.Errorf("format 1 entry read as %+v, want %+v", got.Meta, old.Meta)
+	}
+
+	// Truncated binary metadata is corrupt, never a panic.
+	raw := encodeMeta(&e.Meta)
+	for n := range len(raw) {
+		var m Meta
+		if decodeMeta(raw[:n], &m) == nil {
+			t.Errorf("metadata cut to %d of %d bytes decoded", n, len(raw))
+		}
 	}
 }
