@@ -137,8 +137,8 @@ func expScalefDef(dt ir.DType, lanes int) (name, def string, decls map[string]st
 		decl(sc, ty, ty+", "+ty+", "+ty+", i8")
 		res = s.ins("call %s @%s(%s %s, %s %s, %s poison, i8 -1)", ty, sc, ty, p, ty, n, ty)
 	}
-	def = fmt.Sprintf("define linkonce_odr %s @%s(%s %%x) noinline nounwind \"gojit-late-inline\" {\nentry:\n%s  ret %s %s\n}\n",
-		ty, name, ty, s.b.String(), ty, res)
+	def = fmt.Sprintf("define linkonce_odr %s @%s(%s %%x) %s {\nentry:\n%s  ret %s %s\n}\n",
+		ty, name, ty, lateInline, s.b.String(), ty, res)
 	return name, def, decls
 }
 
