@@ -44,8 +44,9 @@ type Module struct {
 	ErrorSlot int
 	// Flat reports that every nest of the module is a single flat loop
 	// of elementwise arithmetic over static sizes (no reduction, matmul,
-	// layout change, gather or random numbers), which LLVM compiles as
-	// well with a short pipeline as with default<O3> (llvm.Options.Flat).
+	// layout change, gather or random numbers, no streaming stores, no
+	// helper that needs the inliner), which LLVM compiles as well with a
+	// short pipeline as with default<O3> (llvm.Options.Flat).
 	Flat bool
 	// Scratch lists the buffers the module needs besides its values
 	// (matmul_pack.go); args points to them after Slots and the error
@@ -306,6 +307,10 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", mg, name, strings.Join(actuals, ", ")))
 		groups = append(groups, grp)
 		nontemporal = nontemporal || gr.nontemporal
+		// A streaming group copies its stack tile out with non-temporal
+		// stores; only O3's full unrolling and SROA keep that tile in
+		// registers (the flat pipeline left it on the stack).
+		flat = flat && !gr.nontemporal
 		for k, d := range gr.decls {
 			decls[k] = d
 		}
