@@ -89,8 +89,8 @@
 // thread's CPU time in each stage (parse, optimize, emit).
 //
 // Where a compile's time goes (the 6-op float32 function over 1,024
-// elements, min of 30 compiles, CPU ms): parse 0.5, optimize 3.7 (1.8
-// with the short pipeline), emit 4.7; an empty module costs 0.05, 0.45
+// elements, min of 40 compiles, CPU ms): parse 0.7, optimize 3.8 (2.0
+// with the short pipeline), emit 5.0; an empty module costs 0.07, 0.5
 // and 1.3, which is the C API building its pass pipelines anew for every
 // module, and each further function about 0.2 ms of emission.
 //

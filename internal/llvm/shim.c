@@ -238,7 +238,7 @@ static void give_tm(LLVMTargetMachineRef tm, int opt) {
 }
 
 // flat_pipeline replaces default<O2> and <O3> for modules whose every nest
-// is one flat loop of elementwise arithmetic (GOJIT_COMPILE_FLAT; see
+// is one flat loop of elementwise arithmetic (the flat argument; see
 // codegen.Module.Flat). What the full pipeline does to such a loop comes
 // down to these passes: ipsccp gives the group function the constant
 // bounds its caller passes (without them the vectorizer adds run-time
@@ -246,8 +246,8 @@ static void give_tm(LLVMTargetMachineRef tm, int opt) {
 // tailcallelim reduce the entry to a jump, the loop passes put the loop in
 // the form the vectorizer wants and hoist invariants, loop-unroll honours
 // the loop metadata the generator wrote, and instcombine and simplifycfg
-// clean up. On the 6-op function over 1,024 elements it takes 1.8 ms of
-// CPU instead of 3.7 ms and yields the same machine code but for operand
+// clean up. On the 6-op function over 1,024 elements it takes 2.0 ms of
+// CPU instead of 3.8 ms and yields the same machine code but for operand
 // order. instcombine must be told no-verify-fixpoint, as the default
 // pipelines do: by its bare name it checks that one iteration reached a
 // fixpoint and otherwise aborts the process (report_fatal_error), which
