@@ -64,6 +64,7 @@ func (f *Func) Lower(args ...any) (*Lowered, error) {
 		if m.Label != "" {
 			head = "; ==== " + m.Label + "\n"
 		}
+		lo.Flat = m.Module.Flat // as the kernel was compiled
 		opt, err := llvm.OptimizedIR(m.Module.Entry+".ll", m.Module.Text, lo)
 		if err != nil {
 			return nil, err

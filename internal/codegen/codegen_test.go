@@ -200,3 +200,54 @@ func TestFlatLoop(t *testing.T) {
 		t.Errorf("%d float loads, want 2 (one per input)", n)
 	}
 }
+
+// TestModuleFlat checks which modules may take LLVM's short pipeline
+// (Module.Flat): flat elementwise loops only, with the AVX-512 exp whose
+// vector variants the vectorizer calls, but not the portable exp, which
+// only the inliner opens up, nor streaming stores, reductions, layout
+// changes, nests of several groups or dynamic modules.
+func TestModuleFlat(t *testing.T) {
+	exp := `graph {
+  %0 = param 0 : f32[64]
+  %1 = exp %0 : f32[64]
+  return %1
+}`
+	for _, c := range []struct {
+		name, text string
+		target     codegen.Target
+		want       bool
+	}{
+		{"chain", goldenCases["chain"], codegen.Target{}, true},
+		{"stream_large", goldenCases["stream_large"], codegen.Target{}, false},
+		{"exp_avx512", exp, codegen.Target{AVX512: true}, true},
+		{"exp_portable", exp, codegen.Target{}, false},
+		{"broadcast_reduce", goldenCases["broadcast_reduce"], codegen.Target{}, false},
+		{"layout", goldenCases["layout"], codegen.Target{}, false},
+		{"softmax_nest", goldenCases["softmax_nest"], codegen.Target{}, false},
+		{"col_sum", goldenCases["col_sum"], codegen.Target{}, false},
+		{"matmul_cast", goldenCases["matmul_cast"], codegen.Target{}, false},
+	} {
+		g, err := ir.Parse(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod, err := codegen.GenerateFor(passes.Fuse(g), "k_"+c.name, c.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mod.Flat != c.want {
+			t.Errorf("%s: Flat = %v, want %v", c.name, mod.Flat, c.want)
+		}
+	}
+	g, err := ir.Parse(goldenCases["chain"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := codegen.GenerateDynamic(passes.Fuse(g), "k_dyn", codegen.Target{}, &codegen.Dynamic{Size: 1024, Axes: make([][]bool, len(g.Nodes)), Scale: make([]int, len(g.Nodes))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod.Flat {
+		t.Error("a dynamic module is Flat")
+	}
+}

@@ -42,6 +42,12 @@ type Module struct {
 	// buffers of Slots, when some group checks indices (indexing.go);
 	// -1 when none does.
 	ErrorSlot int
+	// Flat reports that every nest of the module is a single flat loop
+	// of elementwise arithmetic over static sizes (no reduction, matmul,
+	// layout change, gather or random numbers, no streaming stores, no
+	// helper that needs the inliner), which LLVM compiles as well with a
+	// short pipeline as with default<O3> (llvm.Options.Flat).
+	Flat bool
 	// Scratch lists the buffers the module needs besides its values
 	// (matmul_pack.go); args points to them after Slots and the error
 	// slot, in order.
@@ -184,6 +190,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 	var groups []Group
 	var scratch []Scratch
 	nontemporal, anySplit := false, false
+	flat := d == nil
 	md := &metadata{}
 	errSlot := -1 // the error slot's index in args (indexing.go), when some group checks indices
 	for gi, nest := range p.Nests {
@@ -212,6 +219,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		}
 		name := fmt.Sprintf("%s.g%d", entry, gi)
 		gr.packOnce = split != nil && d == nil
+		flat = flat && flatNest(p, gr, nest)
 		body, extent, outs := gr.emitNest(p, nest)
 		grain := max(gr.grain, 1)
 		wk, macs := 0, 0
@@ -299,6 +307,10 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", mg, name, strings.Join(actuals, ", ")))
 		groups = append(groups, grp)
 		nontemporal = nontemporal || gr.nontemporal
+		// A streaming group copies its stack tile out with non-temporal
+		// stores; only O3's full unrolling and SROA keep that tile in
+		// registers (the flat pipeline left it on the stack).
+		flat = flat && !gr.nontemporal
 		for k, d := range gr.decls {
 			decls[k] = d
 		}
@@ -337,8 +349,15 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		out.WriteString("done:\n  ret void\n}\n\n")
 	}
 	names := make([]string, 0, len(decls))
-	for k := range decls {
+	for k, d := range decls {
 		names = append(names, k)
+		// Helpers that only the inliner would open up (the portable
+		// exp and tanh, vecmath_more's functions) and calls into libm
+		// need the full pipeline; the vector variants of the late-inline
+		// helpers reach the vectorizer as they are.
+		if !strings.HasPrefix(k, "llvm.") && !strings.Contains(d, "\"gojit-late-inline\"") {
+			flat = false
+		}
 	}
 	sort.Strings(names)
 	for _, k := range names {
@@ -360,7 +379,18 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		used = slices.Compact(used)
 		fmt.Fprintf(&out, "\n@llvm.compiler.used = appending global [%d x ptr] [%s], section \"llvm.metadata\"\n", len(used), strings.Join(used, ", "))
 	}
-	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot, Scratch: scratch}, nil
+	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot, Scratch: scratch, Flat: flat}, nil
+}
+
+// flatNest reports whether nest is one group computing elementwise ops of
+// values its loop reads at the output's position (Module.Flat).
+func flatNest(p *passes.Plan, u *unit, nest []int) bool {
+	if len(nest) != 1 || p.MatMul[nest[0]] >= 0 {
+		return false
+	}
+	r := p.Roots[nest[0]]
+	gr := &group{unit: u, p: p, g: p.Graph, root: r}
+	return p.Graph.Node(r).Op.IsElementwise() && gr.flat(r)
 }
 
 // smallNest is the most elements a nest may compute and still be kept

@@ -3,6 +3,8 @@ package diskcache
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -185,6 +187,7 @@ func TestEvictionKeepsRecentlyUsed(t *testing.T) {
 	if err := s.Put(entry("k5", 1000)); err != nil {
 		t.Fatal(err)
 	}
+	s.scans.Wait() // the first Put with a limit scans in the background
 	for i, want := range []bool{true, false, false, false, true, true} {
 		_, err := s.Get(key(fmt.Sprint("k", i)))
 		if have := err == nil; have != want {
@@ -261,5 +264,109 @@ func TestConcurrentWriters(t *testing.T) {
 	wg.Wait()
 	if n, _, _ := s.Usage(); n != 5 {
 		t.Errorf("%d entries, want 5 (temporary files left behind?)", n)
+	}
+}
+
+// TestEvictionByEstimate checks that once a scan has measured the
+// directory, a Put that takes the estimate over the limit evicts before
+// it returns, without waiting for a rescan, and that Put does not reread
+// the directory while the estimate is within the limit.
+func TestEvictionByEstimate(t *testing.T) {
+	s := open(t, 0)
+	if err := s.Put(entry("k0", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(s.path(key("k0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := fi.Size()
+	s.maxBytes = 3 * size
+	if err := s.Put(entry("k1", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	s.scans.Wait()
+	if !s.est.known || s.est.usage != 2*size {
+		t.Fatalf("estimate after the first scan: known %v, %d bytes; want %d", s.est.known, s.est.usage, 2*size)
+	}
+	// An entry another process wrote is not seen until the next scan.
+	if err := os.WriteFile(s.path(key("other")), make([]byte, size), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(entry("k2", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if n, _, _ := s.Usage(); n != 4 {
+		t.Fatalf("%d entries after a Put within the estimate, want 4 (no eviction yet)", n)
+	}
+	// This one takes the estimate over the limit: Put evicts at once
+	// (the others are made older, since mtimes may tie).
+	old := time.Now().Add(-time.Hour)
+	for _, k := range []string{"k0", "k1", "k2", "other"} {
+		os.Chtimes(s.path(key(k)), old, old)
+	}
+	if err := s.Put(entry("k3", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if _, b, _ := s.Usage(); b > s.maxBytes {
+		t.Errorf("%d bytes after Put went over the estimate, want at most %d", b, s.maxBytes)
+	}
+	if _, err := s.Get(key("k3")); err != nil {
+		t.Errorf("the entry just written was evicted: %v", err)
+	}
+}
+
+// TestMetaFormats checks that the binary metadata of format 2 keeps every
+// field, and that an entry written in format 1 (JSON metadata) still reads.
+func TestMetaFormats(t *testing.T) {
+	s := open(t, 0)
+	e := entry("m", 100)
+	e.Meta.ModuleHash = "abc123"
+	e.Meta.Created = time.Date(2026, 11, 22, 19, 0, 0, 123456789, time.UTC)
+	if err := s.Put(e); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(e.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Meta != e.Meta {
+		t.Errorf("format 2 metadata read back as %+v, want %+v", got.Meta, e.Meta)
+	}
+
+	old := entry("old", 100)
+	old.Meta.Created = e.Meta.Created
+	meta, err := json.Marshal(old.Meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	b = append(b, magic...)
+	b = binary.LittleEndian.AppendUint32(b, 1)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(meta)))
+	b = append(b, old.Key[:]...)
+	b = append(b, meta...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(old.Object)))
+	b = append(b, old.Object...)
+	sum := sha256.Sum256(b)
+	b = append(b, sum[:]...)
+	if err := os.WriteFile(s.path(old.Key), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.Get(old.Key)
+	if err != nil {
+		t.Fatalf("format 1 entry: %v", err)
+	}
+	if got.Meta != old.Meta || !bytes.Equal(got.Object, old.Object) {
+		t.Errorf("format 1 entry read as %+v, want %+v", got.Meta, old.Meta)
+	}
+
+	// Truncated binary metadata is corrupt, never a panic.
+	raw := encodeMeta(&e.Meta)
+	for n := range len(raw) {
+		var m Meta
+		if decodeMeta(raw[:n], &m) == nil {
+			t.Errorf("metadata cut to %d of %d bytes decoded", n, len(raw))
+		}
 	}
 }

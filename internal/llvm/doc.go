@@ -80,11 +80,19 @@
 // Compile parses the text, verifies the module, retargets it to the host
 // (triple, data layout, CPU name and features from LLVMGetHostCPUName and
 // LLVMGetHostCPUFeatures), runs the new pass manager's "default<On>"
-// pipeline and emits an ELF object (position-independent, small code
-// model). Load adds that object to a process-wide ORC LLJIT and resolves the
+// pipeline (or, for a module of flat elementwise loops, Options.Flat's
+// short one) and emits an ELF object (position-independent, small code
+// model). Load links that object (objload, or ORC) and resolves the
 // kernel's symbol; Kernel.Call jumps to it through a one-line C trampoline.
 // Compiling and loading are separate steps so objects can be cached and
-// reloaded without recompiling.
+// reloaded without recompiling. Compiled.CPU reports the compiling
+// thread's CPU time in each stage (parse, optimize, emit).
+//
+// Where a compile's time goes (the 6-op float32 function over 1,024
+// elements, min of 40 compiles, CPU ms): parse 0.7, optimize 3.8 (2.0
+// with the short pipeline), emit 5.0; an empty module costs 0.07, 0.5
+// and 1.3, which is the C API building its pass pipelines anew for every
+// module, and each further function about 0.2 ms of emission.
 //
 // The verifier runs before any optimization because LLVM does not
 // report malformed IR gracefully: passes and the backend assume valid

@@ -85,6 +85,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/gojit/gojit/internal/llvm/objload"
@@ -192,49 +193,54 @@ func HostCPU() (name, features string) {
 // an error carrying LLVM's message instead of aborting the process. Compile is
 // safe for concurrent use.
 func Compile(name, ir string, opt Options) (*Compiled, error) {
-	obj, err := compile(name, ir, opt, C.GOJIT_EMIT_OBJECT)
+	obj, st, err := compile(name, ir, opt, C.GOJIT_EMIT_OBJECT)
 	if err != nil {
 		return nil, err
 	}
-	return &Compiled{Object: obj}, nil
+	return &Compiled{Object: obj, CPU: st}, nil
 }
 
 // OptimizedIR runs the same parse, verify and optimize steps as Compile and
 // returns the optimized module as LLVM IR text.
 func OptimizedIR(name, ir string, opt Options) (string, error) {
-	b, err := compile(name, ir, opt, C.GOJIT_EMIT_IR)
+	b, _, err := compile(name, ir, opt, C.GOJIT_EMIT_IR)
 	return string(b), err
 }
 
 // Assembly runs the same steps as Compile and returns host assembly text
 // instead of an object file.
 func Assembly(name, ir string, opt Options) (string, error) {
-	b, err := compile(name, ir, opt, C.GOJIT_EMIT_ASM)
+	b, _, err := compile(name, ir, opt, C.GOJIT_EMIT_ASM)
 	return string(b), err
 }
 
-func compile(name, ir string, opt Options, kind C.int) ([]byte, error) {
+func compile(name, ir string, opt Options, kind C.int) ([]byte, StageTimes, error) {
 	if err := opt.validate(); err != nil {
-		return nil, fmt.Errorf("llvm: compile %q: %w", name, err)
+		return nil, StageTimes{}, fmt.Errorf("llvm: compile %q: %w", name, err)
 	}
 	if err := open(); err != nil {
-		return nil, fmt.Errorf("llvm: compile %q: %w", name, err)
+		return nil, StageTimes{}, fmt.Errorf("llvm: compile %q: %w", name, err)
 	}
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
+	flat := 0
+	if opt.Flat {
+		flat = 1
+	}
 	// The IR is passed in place: string bytes hold no Go pointers, and
 	// the C side copies them before returning.
 	var res C.gojit_result
 	rc := C.gojit_compile(cname, (*C.char)(unsafe.Pointer(unsafe.StringData(ir))),
-		C.size_t(len(ir)), C.int(opt.OptLevel), kind, &res)
+		C.size_t(len(ir)), C.int(opt.OptLevel), C.int(flat), kind, &res)
 	defer C.free(unsafe.Pointer(res.data))
 	if rc != 0 {
 		msg := C.GoString(res.err)
 		C.free(unsafe.Pointer(res.err))
 		// Parser messages end with a caret line and a newline.
-		return nil, fmt.Errorf("llvm: compile %q: %s", name, strings.TrimRight(msg, "\n"))
+		return nil, StageTimes{}, fmt.Errorf("llvm: compile %q: %s", name, strings.TrimRight(msg, "\n"))
 	}
-	return C.GoBytes(unsafe.Pointer(res.data), C.int(res.len)), nil
+	st := StageTimes{Parse: time.Duration(res.parse_ns), Optimize: time.Duration(res.opt_ns), Emit: time.Duration(res.emit_ns)}
+	return C.GoBytes(unsafe.Pointer(res.data), C.int(res.len)), st, nil
 }
 
 // jit is the process-wide LLJIT. It is never disposed: kernels may be live

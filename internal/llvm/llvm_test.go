@@ -313,6 +313,38 @@ next:
 	}
 }
 
+// TestFlatPipeline compiles the add loop with the short pipeline of flat
+// elementwise modules: it must compute the same, still be vectorized, and
+// every compile reports the CPU time of its three stages.
+func TestFlatPipeline(t *testing.T) {
+	for lvl := 0; lvl <= 3; lvl++ {
+		sym := fmt.Sprintf("gojit_test_flat_O%d", lvl)
+		c, err := Compile(sym, addIR(sym), Options{OptLevel: lvl, Flat: true})
+		if err != nil {
+			t.Fatalf("O%d: %v", lvl, err)
+		}
+		if c.CPU.Parse <= 0 || c.CPU.Optimize <= 0 || c.CPU.Emit <= 0 {
+			t.Errorf("O%d: stage times %+v, want all positive", lvl, c.CPU)
+		}
+		k, err := Load(c.Object, sym)
+		if err != nil {
+			t.Fatalf("O%d: %v", lvl, err)
+		}
+		runAdd(t, k, 1001, uint64(lvl))
+		runAdd(t, k, 7, uint64(lvl))
+		if err := k.Free(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	asm, err := Assembly("add", addIR("gojit_test_flat_asm"), Options{OptLevel: 3, Flat: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, feats := HostCPU(); hasVectorISA(feats) && !strings.Contains(asm, "ymm") && !strings.Contains(asm, "zmm") {
+		t.Fatalf("the short pipeline did not vectorize the add loop:\n%s", asm)
+	}
+}
+
 func hasVectorISA(feats string) bool {
 	return strings.Contains(feats, "+avx512f") || strings.Contains(feats, "+avx2")
 }

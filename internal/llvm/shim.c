@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // Taking these addresses makes the final binary link libm directly, so the
 // process symbol generator can always find them even if LLVM's own libm
@@ -174,6 +175,7 @@ static int late_inline(LLVMModuleRef mod) {
 	static const char marker[] = "gojit-late-inline";
 	unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
 	unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+	unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
 	LLVMContextRef ctx = LLVMGetModuleContext(mod);
 	int found = 0;
 	for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn;
@@ -183,6 +185,8 @@ static int late_inline(LLVMModuleRef mod) {
 			continue;
 		LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
 					       noinline);
+		LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+					       optnone);
 		LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
 					LLVMCreateEnumAttribute(ctx, always, 0));
 		LLVMSetLinkage(fn, LLVMInternalLinkage);
@@ -233,10 +237,40 @@ static void give_tm(LLVMTargetMachineRef tm, int opt) {
 		LLVMDisposeTargetMachine(tm);
 }
 
+// flat_pipeline replaces default<O2> and <O3> for modules whose every nest
+// is one flat loop of elementwise arithmetic (the flat argument; see
+// codegen.Module.Flat). What the full pipeline does to such a loop comes
+// down to these passes: ipsccp gives the group function the constant
+// bounds its caller passes (without them the vectorizer adds run-time
+// checks and remainder loops, which doubled emission), deadargelim and
+// tailcallelim reduce the entry to a jump, the loop passes put the loop in
+// the form the vectorizer wants and hoist invariants, loop-unroll honours
+// the loop metadata the generator wrote, and instcombine and simplifycfg
+// clean up. On the 6-op function over 1,024 elements it takes 2.0 ms of
+// CPU instead of 3.8 ms and yields the same machine code but for operand
+// order. instcombine must be told no-verify-fixpoint, as the default
+// pipelines do: by its bare name it checks that one iteration reached a
+// fixpoint and otherwise aborts the process (report_fatal_error), which
+// the fuzz target hit.
+static const char flat_pipeline[] =
+    "ipsccp,deadargelim,"
+    "function(instcombine<no-verify-fixpoint>,simplifycfg,loop-simplify,"
+    "lcssa,loop-mssa(loop-rotate,licm),loop-vectorize,loop-unroll<O3>,"
+    "instcombine<no-verify-fixpoint>,simplifycfg,tailcallelim)";
+
+// thread_ns is the calling thread's CPU time: a compile's stages are
+// timed with it so that other processes holding the CPU do not count.
+static int64_t thread_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static int compile_module(LLVMContextRef ctx, diag_state *diag,
 			  const char *name, const char *ir, size_t irlen,
-			  int opt, int kind, gojit_result *res) {
+			  int opt, int flat, int kind, gojit_result *res) {
 	char *msg = NULL;
+	int64_t t0 = thread_ns();
 
 	// The copy is NUL-terminated, which the IR lexer relies on; Go
 	// strings are not.
@@ -290,6 +324,8 @@ static int compile_module(LLVMContextRef ctx, diag_state *diag,
 	LLVMSetModuleDataLayout(mod, td);
 	LLVMDisposeTargetData(td);
 
+	int64_t t1 = thread_ns();
+	res->parse_ns = t1 - t0;
 	pbo = LLVMCreatePassBuilderOptions();
 	// The C API's defaults leave SLP vectorization off; match what clang
 	// does at -O2 and above so straight-line float code uses SIMD too.
@@ -300,7 +336,7 @@ static int compile_module(LLVMContextRef ctx, diag_state *diag,
 	LLVMPassBuilderOptionsSetLoopUnrolling(pbo, vec);
 	char pipeline[32];
 	snprintf(pipeline, sizeof pipeline, "default<O%d>", opt);
-	LLVMErrorRef e = LLVMRunPasses(mod, pipeline, tm, pbo);
+	LLVMErrorRef e = LLVMRunPasses(mod, vec && flat ? flat_pipeline : pipeline, tm, pbo);
 	if (e) {
 		res->err = take_error("optimize", e);
 		goto out;
@@ -317,7 +353,11 @@ static int compile_module(LLVMContextRef ctx, diag_state *diag,
 			goto out;
 	}
 
-	if (emit(tm, mod, kind, res))
+	int64_t t2 = thread_ns();
+	res->opt_ns = t2 - t1;
+	int bad = emit(tm, mod, kind, res);
+	res->emit_ns = thread_ns() - t2;
+	if (bad)
 		goto out;
 	if (diag_failed(diag, "emit", res)) {
 		free(res->data);
@@ -336,11 +376,9 @@ out:
 }
 
 int gojit_compile(const char *name, const char *ir, size_t irlen, int opt,
-		  int kind, gojit_result *res) {
+		  int flat, int kind, gojit_result *res) {
 	ensure_init();
-	res->data = NULL;
-	res->len = 0;
-	res->err = NULL;
+	memset(res, 0, sizeof *res);
 	if (!ir)
 		ir = "";
 
@@ -349,7 +387,7 @@ int gojit_compile(const char *name, const char *ir, size_t irlen, int opt,
 	diag_state diag = {0};
 	LLVMContextRef ctx = LLVMContextCreate();
 	LLVMContextSetDiagnosticHandler(ctx, diag_handler, &diag);
-	int rc = compile_module(ctx, &diag, name, ir, irlen, opt, kind, res);
+	int rc = compile_module(ctx, &diag, name, ir, irlen, opt, flat, kind, res);
 	LLVMContextDispose(ctx);
 	free(diag.first_error);
 	return rc;

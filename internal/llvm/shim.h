@@ -19,10 +19,13 @@ enum {
 };
 
 // gojit_result owns malloc'd memory that Go releases with free().
+// The *_ns fields are the calling thread's CPU time in each stage of a
+// compile (parse and verify, the optimization pipeline, emission).
 typedef struct {
 	char *data;
 	size_t len;
 	char *err;
+	int64_t parse_ns, opt_ns, emit_ns;
 } gojit_result;
 
 // Every function below needs libLLVM loaded: call it only after
@@ -35,8 +38,10 @@ const char *gojit_host_cpu_name(void);
 const char *gojit_host_cpu_features(void);
 
 // Returns 0 on success; on failure res->err holds "stage: message".
+// flat asks for the short pipeline of flat elementwise modules (at opt 2
+// and 3; see Options.Flat).
 int gojit_compile(const char *name, const char *ir, size_t irlen, int opt,
-		  int kind, gojit_result *res);
+		  int flat, int kind, gojit_result *res);
 
 // Creates the process-wide JIT; on failure returns NULL and sets *err.
 LLVMOrcLLJITRef gojit_jit_create(char **err);

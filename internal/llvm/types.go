@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 )
 
 // The declarations here are shared by the LLVM build (llvm.go) and the
@@ -22,6 +23,14 @@ type Options struct {
 	// that want optimized kernels pass 3 explicitly. Levels 2 and 3 also
 	// enable loop and SLP vectorization, as clang does.
 	OptLevel int
+	// Flat replaces the "default<O2>" and "default<O3>" pipelines by a
+	// short one of a dozen passes (shim.c, flat_pipeline) that does all
+	// the full pipelines do for a module whose every function is one
+	// flat loop of elementwise arithmetic (codegen.Module.Flat), in about
+	// half the time. Other modules may come out slower: the short
+	// pipeline has no inliner, GVN, SLP vectorizer or loop interchange.
+	// It does nothing at levels 0 and 1.
+	Flat bool
 }
 
 func (o Options) validate() error {
@@ -35,6 +44,21 @@ func (o Options) validate() error {
 type Compiled struct {
 	// Object is an ELF relocatable object for the host, ready for Load.
 	Object []byte
+	// CPU is the compiling thread's CPU time in each stage.
+	CPU StageTimes
+}
+
+// StageTimes is the CPU time a compile spent in each stage, read from
+// the compiling thread's clock, so time other processes held the CPU does
+// not count.
+type StageTimes struct {
+	// Parse is parsing and verifying the text and preparing the target
+	// machine (taken from a pool after the first compile per level).
+	Parse time.Duration
+	// Optimize is the optimization pipeline.
+	Optimize time.Duration
+	// Emit is the backend: instruction selection to the object file.
+	Emit time.Duration
 }
 
 // MaxDirect is the most buffer pointers Kernel.CallDirect passes.

@@ -28,7 +28,7 @@ import (
 
 // Version is gojit's code-generation version. It is part of every
 // signature, so changing the generated code must change it.
-const Version = "gojit-codegen-7"
+const Version = "gojit-codegen-8-ct"
 
 // Options select how a graph is built.
 type Options struct {
@@ -599,6 +599,9 @@ func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options, disk *di
 		mod.Text = fastMath(mod.Text)
 	}
 	modHash := sha256.Sum256([]byte(mod.Text))
+	if mod.Flat { // compiled with another pipeline (llvm.Options.Flat)
+		modHash = sha256.Sum256([]byte(mod.Text + "\x00flat"))
+	}
 	if disk != nil {
 		if e := loadFromDisk(g, plan, mod, sig, modHash, disk, opt); e != nil {
 			e.CompileTime = time.Since(start)
@@ -606,7 +609,7 @@ func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options, disk *di
 			return e, nil
 		}
 	}
-	obj, err := llvm.Compile(mod.Entry+".ll", mod.Text, llvm.Options{OptLevel: opt.OptLevel})
+	obj, err := llvm.Compile(mod.Entry+".ll", mod.Text, llvm.Options{OptLevel: opt.OptLevel, Flat: mod.Flat})
 	if err != nil {
 		return nil, err
 	}
