@@ -94,7 +94,10 @@ func TestDiffMatMulSmallShapes(t *testing.T) {
 	}
 	shapes = append(shapes, shape{3, 100, 100, 100}, shape{2, 37, 129, 21}, shape{2, 130, 130, 130}, shape{1, 25, 256, 40}, shape{1, 25, 257, 40},
 		// A packed row by row: several chunks, blocks of k with a short last one.
-		shape{1, 209, 513, 40}, shape{2, 61, 300, 70})
+		shape{1, 209, 513, 40}, shape{2, 61, 300, 70},
+		// Narrow tails computed as dot products along k (dotTail), with
+		// several blocks of k, a batch and chunks.
+		shape{2, 50, 300, 36}, shape{1, 209, 1030, 19}, shape{1, 13, 31, 17})
 	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64, gojit.Int32} {
 		for _, s := range shapes {
 			if dt != gojit.Float32 && s.m == 100 && s.k == 100 && s.n != 100 && s.n != 17 {

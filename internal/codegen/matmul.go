@@ -24,9 +24,10 @@ import (
 // module whose nests the runtime may split (GenerateSplit), a static
 // matmul instead reads its panels from a copy of B packed once per call
 // by a nest of its own (matmul_pack.go). The whole
-// vectors of columns right of the last panel form one narrower panel.
-// Rows of the chunk that do not fill a tile, and columns that do not fill
-// a vector, are computed by the plain row loop (k outside j).
+// vectors of columns right of the last panel form one narrower panel, the
+// columns that do not fill a vector a tail panel of narrower vectors, or,
+// when that takes fewer vector operations, dot products along k
+// (dotTail). The rows below the last whole tile form a shorter tile.
 //
 // Packing: rows of B lie N elements apart, and when N*size is a multiple
 // of 4 KiB every row of a panel maps to the same cache sets, so an
@@ -110,6 +111,12 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	tailW := 0
 	if K > 0 {
 		tailW = N - cols
+	}
+	// A narrow tail instead computes each of its columns as dot products
+	// along k (mmCtx.dotTail), when that takes fewer vector operations.
+	dotTail := cols > 0 && mm.useDotTail(tailW, K)
+	if dotTail {
+		tailW = 0
 	}
 	pr := M % mmRows
 	if cols == 0 && tailW == 0 {
@@ -204,9 +211,17 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	}
 	if cols < N && tailW == 0 {
 		// The columns right of the last panel, for the tiled rows.
+		var bt string
+		if dotTail {
+			bt = mm.packTail(cols, N-cols, K)
+		}
 		t := gr.openLoop("0", covered)
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
-		mm.row(i, strconv.Itoa(cols), mm.N)
+		if dotTail {
+			mm.dotTail(i, bt, cols, N-cols, K)
+		} else {
+			mm.row(i, strconv.Itoa(cols), mm.N)
+		}
 		if mm.epilogue {
 			mm.applyEpilogue(i, strconv.Itoa(cols), strconv.Itoa(N))
 		}
@@ -443,6 +458,93 @@ func (mm *mmCtx) tile(i0, j0, kLen, first string, nr int) {
 		for v := range mm.nv {
 			gr.stmt("store %s %s, ptr %s, align %d", vt, gr.ins("load %s, ptr %s", vt, accs[r*mmVecs+v]), outPtr(r, v), mm.dt.Size())
 		}
+	}
+}
+
+// useDotTail reports whether the w columns right of the last whole
+// vector of a float matmul over k = K (both constants) are better computed as dot
+// products along k (dotTail) than as a tail panel of w-lane vectors: the
+// panel takes one multiply-add per k and row, the dot products w per
+// whole vector of k and row, plus w horizontal sums (counted as two
+// vectors each) and the K % lanes scalar rest. GT2's 100x100x100 product
+// has a tail of 4 columns: 4*(6+2)+4*4 = 48 operations per row against
+// 100, a seventh of its multiply-adds. The transposed copy of B's tail
+// lives on the stack, so it is bounded (64 KiB).
+func (mm *mmCtx) useDotTail(w, K int) bool {
+	if w == 0 || (mm.dt != ir.Float32 && mm.dt != ir.Float64) || w*K*mm.dt.Size() > 64<<10 {
+		return false
+	}
+	return w*(K/mm.lanes+2)+w*(K%mm.lanes) < K
+}
+
+// packTail copies columns [c0, c0+w) of the batch's matrix of B into a
+// stack buffer, transposed: column j's K values contiguous, so dotTail
+// reads them as vectors.
+func (mm *mmCtx) packTail(c0, w, K int) string {
+	gr, dt := mm.gr, mm.dt
+	bt := gr.alloca(fmt.Sprintf("[%d x %s], align 64", w*K, memType(dt)))
+	k := gr.openLoop("0", strconv.Itoa(K))
+	k.noUnroll = true // see row
+	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", k.iv, mm.N))
+	for j := range w {
+		x := gr.loadAt(dt, mm.B, gr.ins("add nuw nsw i64 %s, %d", src, c0+j))
+		gr.store(dt, bt, gr.ins("add nuw nsw i64 %s, %d", k.iv, j*K), x)
+	}
+	gr.closeLoop(k)
+	return bt
+}
+
+// dotTail computes columns [c0, c0+w) of output row i (within the batch's
+// matrix) as w dot products of the row of A with the transposed columns
+// in bt (packTail): vectors of lanes values of k multiplied and added into
+// one accumulator per column, summed across lanes at the end, then the
+// rest of k one value at a time. The sums round differently from the
+// tiles' (another order of the same products, within the tolerance of
+// internal/interp/doc.go).
+func (mm *mmCtx) dotTail(i, bt string, c0, w, K int) {
+	gr, dt := mm.gr, mm.dt
+	t := regType(dt)
+	vt := fmt.Sprintf("<%d x %s>", mm.lanes, t)
+	aRow := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.K))
+	nvk := K / mm.lanes
+	sums := make([]string, w)
+	for j := range sums {
+		sums[j] = mm.zero()
+	}
+	if nvk > 0 {
+		accs := make([]string, w)
+		for j := range accs {
+			accs[j] = gr.alloca(vt)
+			gr.stmt("store %s zeroinitializer, ptr %s", vt, accs[j])
+		}
+		kv := gr.openLoop("0", strconv.Itoa(nvk))
+		k0 := gr.ins("mul nuw nsw i64 %s, %d", kv.iv, mm.lanes)
+		ap := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow, k0))
+		a := gr.ins("load %s, ptr %s, align %d", vt, ap, dt.Size())
+		for j := range w {
+			bp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, bt, gr.ins("add nuw nsw i64 %s, %d", k0, j*K))
+			b := gr.ins("load %s, ptr %s, align %d", vt, bp, dt.Size())
+			cur := gr.ins("load %s, ptr %s", vt, accs[j])
+			gr.stmt("store %s %s, ptr %s", vt, mm.mulAdd(vt, a, b, cur), accs[j])
+		}
+		gr.closeLoop(kv)
+		name := fmt.Sprintf("llvm.vector.reduce.fadd.v%d%s", mm.lanes, intrinsicSuffix(dt))
+		gr.declare(name, fmt.Sprintf("declare %s @%s(%s, %s)", t, name, t, vt))
+		for j := range w {
+			acc := gr.ins("load %s, ptr %s", vt, accs[j])
+			sums[j] = gr.ins("call reassoc %s @%s(%s %s, %s %s)", t, name, t, floatLit(dt, 0), vt, acc)
+		}
+	}
+	for k := nvk * mm.lanes; k < K; k++ {
+		a := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %d", aRow, k))
+		for j := range w {
+			b := gr.loadAt(dt, bt, strconv.Itoa(j*K+k))
+			sums[j] = mm.mulAdd(t, a, b, sums[j])
+		}
+	}
+	oRow := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
+	for j := range w {
+		gr.store(dt, gr.out, gr.ins("add nuw nsw i64 %s, %d", oRow, c0+j), sums[j])
 	}
 }
 

@@ -256,10 +256,24 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 	}
 	if covered != "0" && cols != mm.N {
 		// The columns right of the last panel, for the rows the tiles
-		// computed.
+		// computed: as dot products when K and N are constants and the
+		// static kernel would compute them so, which keeps the two
+		// kernels' sums bit for bit the same.
+		c, errC := strconv.Atoi(cols)
+		k, errK := strconv.Atoi(mm.K)
+		n, errN := strconv.Atoi(mm.N)
+		dot := errC == nil && errK == nil && errN == nil && c > 0 && mm.useDotTail(n-c, k)
+		var bt string
+		if dot {
+			bt = mm.packTail(c, n-c, k)
+		}
 		t := gr.openLoop("0", covered)
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
-		mm.row(i, cols, mm.N)
+		if dot {
+			mm.dotTail(i, bt, c, n-c, k)
+		} else {
+			mm.row(i, cols, mm.N)
+		}
 		if mm.epilogue {
 			mm.applyEpilogue(i, cols, mm.N)
 		}
