@@ -84,14 +84,20 @@ func TestDiffMatMulRowCounts(t *testing.T) {
 // packed path just above it: M, N and K from 1 to 130 one at a time
 // around GT2's 100x100x100, including counts that are not multiples of
 // the vector width (16 float32, 8 float64) or the tile height (12),
-// batched, with a bias+relu epilogue.
+// batched, with a bias+relu epilogue; and a few with A packed (several
+// blocks of k).
 func TestDiffMatMulSmallShapes(t *testing.T) {
 	type shape struct{ b, m, k, n int }
 	var shapes []shape
 	for _, v := range []int{1, 4, 13, 16, 17, 33, 100, 127, 130} {
 		shapes = append(shapes, shape{1, v, 100, 100}, shape{1, 100, v, 100}, shape{1, 100, 100, v})
 	}
-	shapes = append(shapes, shape{3, 100, 100, 100}, shape{2, 37, 129, 21}, shape{2, 130, 130, 130}, shape{1, 25, 256, 40}, shape{1, 25, 257, 40})
+	shapes = append(shapes, shape{3, 100, 100, 100}, shape{2, 37, 129, 21}, shape{2, 130, 130, 130}, shape{1, 25, 256, 40}, shape{1, 25, 257, 40},
+		// A packed row by row: several chunks, blocks of k with a short last one.
+		shape{1, 209, 513, 40}, shape{2, 61, 300, 70},
+		// Narrow tails computed as dot products along k (dotTail), with
+		// several blocks of k, a batch and chunks.
+		shape{2, 50, 300, 36}, shape{1, 209, 1030, 19}, shape{1, 13, 31, 17})
 	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64, gojit.Int32} {
 		for _, s := range shapes {
 			if dt != gojit.Float32 && s.m == 100 && s.k == 100 && s.n != 100 && s.n != 17 {

@@ -24,7 +24,8 @@
 // call by a nest of its own into a scratch buffer, matmul_pack.go), and
 // runs a microkernel that keeps a 12 x 2-vector tile of the
 // output in registers over that block, adding each product with a fused
-// multiply-add. Elementwise consumers that are the matmul's only users
+// multiply-add; a narrow tail of columns may instead be dot products
+// along k (mmCtx.dotTail). Elementwise consumers that are the matmul's only users
 // (relu(x@w + b); passes.Plan.MatMul) are its epilogue: the group's root
 // is the last of them, the product is accumulated in the root's buffer,
 // and each panel of a chunk is overwritten with the epilogue's values as

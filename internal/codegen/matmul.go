@@ -24,19 +24,21 @@ import (
 // module whose nests the runtime may split (GenerateSplit), a static
 // matmul instead reads its panels from a copy of B packed once per call
 // by a nest of its own (matmul_pack.go). The whole
-// vectors of columns right of the last panel form one narrower panel.
-// Rows of the chunk that do not fill a tile, and columns that do not fill
-// a vector, are computed by the plain row loop (k outside j).
+// vectors of columns right of the last panel form one narrower panel, the
+// columns that do not fill a vector a tail panel of narrower vectors, or,
+// when that takes fewer vector operations, dot products along k
+// (dotTail). The rows below the last whole tile form a shorter tile.
 //
 // Packing: rows of B lie N elements apart, and when N*size is a multiple
 // of 4 KiB every row of a panel maps to the same cache sets, so an
 // unpacked panel does not stay in cache; rows of A lie K elements apart,
 // with the same problem for the mmRows rows a tile reads. Both are
-// copied into contiguous, cache-line aligned stack buffers: a panel's
-// block of B row after row, a tile's block of A k after k with its
-// mmRows values side by side. The microkernel then reads two streams, in
-// order. When K fits one block of k (K <= kc) A is not packed: a tile's
-// rows are then one contiguous block no larger than the copy, read at
+// copied into contiguous, cache-line aligned buffers: a panel's block of
+// B row after row, the chunk's block of A row after row, a cache line
+// more than a block of k apart (packRows). The microkernel reads B as
+// one stream, in order, and each of its rows of A at a constant offset.
+// When K fits one block of k (K <= kc) A is not packed: a tile's rows
+// are then one contiguous block no larger than the copy, read at
 // constant offsets r*K (mmCtx.directA). Reading a small B in place as
 // well (K*N*size <= 64 KiB, no pack nest) measured no faster for
 // 96..128-square products and was not kept. Tile shape (12 rows x 2 vectors: 24 accumulators, 2 vectors of
@@ -110,6 +112,12 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	if K > 0 {
 		tailW = N - cols
 	}
+	// A narrow tail instead computes each of its columns as dot products
+	// along k (mmCtx.dotTail), when that takes fewer vector operations.
+	dotTail := cols > 0 && mm.useDotTail(tailW, K)
+	if dotTail {
+		tailW = 0
+	}
 	pr := M % mmRows
 	if cols == 0 && tailW == 0 {
 		pr = 0
@@ -142,8 +150,10 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		// through scatters (the stores lie mmRows apart), which cost a
 		// quarter of GT2's 100x100x100 product.
 		mm.directA = nkb == 1
+		mm.r0 = r0
 		if !mm.directA {
-			mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", (maxTiles*mmRows+pr)*kc, memType(dt)))
+			mm.aStride = kc + 64/dt.Size()
+			mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", (maxTiles*mmRows+pr)*mm.aStride, memType(dt)))
 		}
 		mm.kc = kc
 		kb := gr.openLoop("0", strconv.Itoa(nkb))
@@ -154,7 +164,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		first := gr.ins("icmp eq i64 %s, 0", kb.iv)
 		lastK := gr.ins("icmp eq i64 %s, %d", kb.iv, nkb-1)
 		if !mm.directA {
-			mm.packRows(r0, tiles, k0, kLen)
+			mm.packRows(r0, covered, k0, kLen)
 		}
 		partial := func(emit func(i0 string)) {
 			// The last chunk's rows below its whole tiles, M % mmRows of
@@ -169,9 +179,6 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 			gr.stmt("br label %%%s", no)
 			gr.block(no)
 		}
-		if !mm.directA {
-			partial(func(i0 string) { mm.packTile(tiles, "", i0, pr, k0, kLen) })
-		}
 		panels := func(j0 string) {
 			if mm.packed != nil {
 				mm.packedAt(b, k0, kLen, j0)
@@ -180,9 +187,9 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 			}
 			t := gr.openLoop("0", tiles)
 			i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
-			mm.tile(t.iv, "", i0, j0, kLen, first, mmRows)
+			mm.tile(i0, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
-			partial(func(i0 string) { mm.tile(tiles, "", i0, j0, kLen, first, pr) })
+			partial(func(i0 string) { mm.tile(i0, j0, kLen, first, pr) })
 			mm.epilogueAfterK(lastK, r0, rows, j0, mm.w())
 		}
 		if full > 0 {
@@ -204,9 +211,17 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	}
 	if cols < N && tailW == 0 {
 		// The columns right of the last panel, for the tiled rows.
+		var bt string
+		if dotTail {
+			bt = mm.packTail(cols, N-cols, K)
+		}
 		t := gr.openLoop("0", covered)
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
-		mm.row(i, strconv.Itoa(cols), mm.N)
+		if dotTail {
+			mm.dotTail(i, bt, cols, N-cols, K)
+		} else {
+			mm.row(i, strconv.Itoa(cols), mm.N)
+		}
 		if mm.epilogue {
 			mm.applyEpilogue(i, strconv.Itoa(cols), strconv.Itoa(N))
 		}
@@ -253,6 +268,8 @@ type mmCtx struct {
 	packed              *packPlan // B packed by a nest of its own (matmul_pack.go), or nil
 	apack               string    // the packed block of the chunk's rows of A
 	directA             bool      // the microkernel reads A where it is (one block of k), apack unused
+	aStride             int       // elements between rows of apack: kc and a cache line
+	r0                  string    // the chunk's first row, apack's row 0
 	kc                  int       // the length of a block of k
 	nv                  int       // vectors in the current panel (mmVecs but for the last)
 	// width is the lanes of the current panel's vectors when it is the
@@ -319,38 +336,35 @@ func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 	gr.closeLoop(k)
 }
 
-// packRows copies columns [k0, k0+kLen) of the chunk's tiles of rows of
-// A, starting at row r0, into mm.apack: tile after tile, and within a
-// tile k after k, the tile's mmRows elements of that k side by side, so
-// the microkernel reads A contiguously whatever K is.
-func (mm *mmCtx) packRows(r0, tiles, k0, kLen string) {
-	gr := mm.gr
-	t := gr.openLoop("0", tiles)
-	i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
-	mm.packTile(t.iv, "", i0, mmRows, k0, kLen)
+// packRows copies columns [k0, k0+kLen) of the n rows of A from row r0
+// (the rows the chunk's tiles compute) into mm.apack, row after row,
+// mm.aStride elements apart: the microkernel then reads its rows at
+// constant offsets, as it reads A in place when K fits one block. Each
+// row is a contiguous copy, which LLVM vectorizes; the layout with a
+// tile's mmRows values of each k side by side, used before, was packed
+// with scatters (its stores lie mmRows apart), about 6% of a 1024-square
+// product's time. The stride's extra cache line keeps the rows of a tile
+// from mapping to the same cache sets.
+func (mm *mmCtx) packRows(r0, n, k0, kLen string) {
+	gr, dt := mm.gr, mm.dt
+	t := gr.openLoop("0", n)
+	src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %s", r0, t.iv), mm.K))
+	src = gr.ins("add nuw nsw i64 %s, %s", src, k0)
+	dst := gr.ins("mul nuw nsw i64 %s, %d", t.iv, mm.aStride)
+	k := gr.openLoop("0", kLen)
+	k.noUnroll = true // see row
+	x := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", src, k.iv))
+	gr.store(dt, mm.apack, gr.ins("add nuw nsw i64 %s, %s", dst, k.iv), x)
+	gr.closeLoop(k)
 	gr.closeLoop(t)
 }
 
-// packTile packs the nr rows from row i0 as tile tl of mm.apack, their
-// nr elements of each k side by side; sub, unless empty, is the row of the
-// tile's slot where they start (a part of a shorter tile, see
-// mmCtx.partialTile).
-func (mm *mmCtx) packTile(tl, sub, i0 string, nr int, k0, kLen string) {
-	gr, dt := mm.gr, mm.dt
-	dst := mm.slot(tl, sub)
-	for r := range nr {
-		src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %d", i0, r), mm.K))
-		src = gr.ins("add nuw nsw i64 %s, %s", src, k0)
-		k := gr.openLoop("0", kLen)
-		k.noUnroll = true // see row
-		x := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", src, k.iv))
-		gr.store(dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", dst, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr)), r), x)
-		gr.closeLoop(k)
-	}
-}
-
-// rowOff is r rows of A, r*K elements: a constant in a static matmul.
+// rowOff is r rows of the A the microkernel reads: r*K elements in place
+// (a constant in a static matmul), r*aStride in apack.
 func (mm *mmCtx) rowOff(r int) string {
+	if !mm.directA {
+		return strconv.Itoa(r * mm.aStride)
+	}
 	if k, err := strconv.Atoi(mm.K); err == nil {
 		return strconv.Itoa(r * k)
 	}
@@ -375,24 +389,13 @@ func (mm *mmCtx) zero() string {
 	return "0"
 }
 
-// slot is the offset in mm.apack of tile tl's packed block, or of its
-// part from row sub when sub is not empty.
-func (mm *mmCtx) slot(tl, sub string) string {
-	gr := mm.gr
-	off := gr.ins("mul nuw nsw i64 %s, %d", tl, mm.kc*mmRows)
-	if sub != "" {
-		off = gr.ins("add nuw nsw i64 %s, %s", off, gr.ins("mul nuw nsw i64 %s, %d", sub, mm.kc))
-	}
-	return off
-}
-
 // tile adds the products of the current block of k (kLen of them) to
 // the nr x mm.nv-vector block of the output at row i0 (within the batch's
 // matrix) and column j0, in registers, starting from zero when first is
 // true and from the block's stored partial sums otherwise; A comes from
-// tile t of the packed rows (nr of them, mmRows but for a chunk's last
-// rows), B from the packed panel; sub is as for packTile.
-func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
+// its nr rows (mmRows but for a chunk's last rows) in place or packed
+// (packRows), B from the packed panel.
+func (mm *mmCtx) tile(i0, j0, kLen, first string, nr int) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
 	accs := mm.accs
 	if mm.width > 0 {
@@ -424,20 +427,16 @@ func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 			gr.stmt("store %s %s, ptr %s", vt, init, accs[r*mmVecs+v])
 		}
 	}
-	var aTile, aRow0 string
+	// Row i0's first k of the block; row r lies rowOff(r) further.
+	aArr, aRow0 := mm.A, ""
 	if mm.directA {
-		// Row i0's k0 = 0 (the only block of k); row r lies r*K further.
 		aRow0 = gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", i0, mm.K))
 	} else {
-		aTile = mm.slot(tl, sub)
+		aArr = mm.apack
+		aRow0 = gr.ins("mul nuw nsw i64 %s, %d", gr.ins("sub nuw nsw i64 %s, %s", i0, mm.r0), mm.aStride)
 	}
 	k := gr.openLoop("0", kLen)
-	var aK string
-	if mm.directA {
-		aK = gr.ins("add nuw nsw i64 %s, %s", aRow0, k.iv)
-	} else {
-		aK = gr.ins("add nuw nsw i64 %s, %s", aTile, gr.ins("mul nuw nsw i64 %s, %d", k.iv, nr))
-	}
+	aK := gr.ins("add nuw nsw i64 %s, %s", aRow0, k.iv)
 	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.w())
 	var bv []string
 	for v := range mm.nv {
@@ -445,12 +444,7 @@ func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 		bv = append(bv, gr.ins("load %s, ptr %s, align %d", vt, p, mm.dt.Size()))
 	}
 	for r := range nr {
-		var a string
-		if mm.directA {
-			a = gr.loadAt(mm.dt, mm.A, gr.ins("add nuw nsw i64 %s, %s", aK, mm.rowOff(r)))
-		} else {
-			a = gr.loadAt(mm.dt, mm.apack, gr.ins("add nuw nsw i64 %s, %d", aK, r))
-		}
+		a := gr.loadAt(mm.dt, aArr, gr.ins("add nuw nsw i64 %s, %s", aK, mm.rowOff(r)))
 		one := gr.ins("insertelement %s poison, %s %s, i64 0", vt, t, a)
 		splat := gr.ins("shufflevector %s %s, %s poison, <%d x i32> zeroinitializer", vt, one, vt, mm.w())
 		for v := range mm.nv {
@@ -464,6 +458,93 @@ func (mm *mmCtx) tile(tl, sub, i0, j0, kLen, first string, nr int) {
 		for v := range mm.nv {
 			gr.stmt("store %s %s, ptr %s, align %d", vt, gr.ins("load %s, ptr %s", vt, accs[r*mmVecs+v]), outPtr(r, v), mm.dt.Size())
 		}
+	}
+}
+
+// useDotTail reports whether the w columns right of the last whole
+// vector of a float matmul over k = K (both constants) are better computed as dot
+// products along k (dotTail) than as a tail panel of w-lane vectors: the
+// panel takes one multiply-add per k and row, the dot products w per
+// whole vector of k and row, plus w horizontal sums (counted as two
+// vectors each) and the K % lanes scalar rest. GT2's 100x100x100 product
+// has a tail of 4 columns: 4*(6+2)+4*4 = 48 operations per row against
+// 100, a seventh of its multiply-adds. The transposed copy of B's tail
+// lives on the stack, so it is bounded (64 KiB).
+func (mm *mmCtx) useDotTail(w, K int) bool {
+	if w == 0 || (mm.dt != ir.Float32 && mm.dt != ir.Float64) || w*K*mm.dt.Size() > 64<<10 {
+		return false
+	}
+	return w*(K/mm.lanes+2)+w*(K%mm.lanes) < K
+}
+
+// packTail copies columns [c0, c0+w) of the batch's matrix of B into a
+// stack buffer, transposed: column j's K values contiguous, so dotTail
+// reads them as vectors.
+func (mm *mmCtx) packTail(c0, w, K int) string {
+	gr, dt := mm.gr, mm.dt
+	bt := gr.alloca(fmt.Sprintf("[%d x %s], align 64", w*K, memType(dt)))
+	k := gr.openLoop("0", strconv.Itoa(K))
+	k.noUnroll = true // see row
+	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", k.iv, mm.N))
+	for j := range w {
+		x := gr.loadAt(dt, mm.B, gr.ins("add nuw nsw i64 %s, %d", src, c0+j))
+		gr.store(dt, bt, gr.ins("add nuw nsw i64 %s, %d", k.iv, j*K), x)
+	}
+	gr.closeLoop(k)
+	return bt
+}
+
+// dotTail computes columns [c0, c0+w) of output row i (within the batch's
+// matrix) as w dot products of the row of A with the transposed columns
+// in bt (packTail): vectors of lanes values of k multiplied and added into
+// one accumulator per column, summed across lanes at the end, then the
+// rest of k one value at a time. The sums round differently from the
+// tiles' (another order of the same products, within the tolerance of
+// internal/interp/doc.go).
+func (mm *mmCtx) dotTail(i, bt string, c0, w, K int) {
+	gr, dt := mm.gr, mm.dt
+	t := regType(dt)
+	vt := fmt.Sprintf("<%d x %s>", mm.lanes, t)
+	aRow := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.K))
+	nvk := K / mm.lanes
+	sums := make([]string, w)
+	for j := range sums {
+		sums[j] = mm.zero()
+	}
+	if nvk > 0 {
+		accs := make([]string, w)
+		for j := range accs {
+			accs[j] = gr.alloca(vt)
+			gr.stmt("store %s zeroinitializer, ptr %s", vt, accs[j])
+		}
+		kv := gr.openLoop("0", strconv.Itoa(nvk))
+		k0 := gr.ins("mul nuw nsw i64 %s, %d", kv.iv, mm.lanes)
+		ap := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow, k0))
+		a := gr.ins("load %s, ptr %s, align %d", vt, ap, dt.Size())
+		for j := range w {
+			bp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, bt, gr.ins("add nuw nsw i64 %s, %d", k0, j*K))
+			b := gr.ins("load %s, ptr %s, align %d", vt, bp, dt.Size())
+			cur := gr.ins("load %s, ptr %s", vt, accs[j])
+			gr.stmt("store %s %s, ptr %s", vt, mm.mulAdd(vt, a, b, cur), accs[j])
+		}
+		gr.closeLoop(kv)
+		name := fmt.Sprintf("llvm.vector.reduce.fadd.v%d%s", mm.lanes, intrinsicSuffix(dt))
+		gr.declare(name, fmt.Sprintf("declare %s @%s(%s, %s)", t, name, t, vt))
+		for j := range w {
+			acc := gr.ins("load %s, ptr %s", vt, accs[j])
+			sums[j] = gr.ins("call reassoc %s @%s(%s %s, %s %s)", t, name, t, floatLit(dt, 0), vt, acc)
+		}
+	}
+	for k := nvk * mm.lanes; k < K; k++ {
+		a := gr.loadAt(dt, mm.A, gr.ins("add nuw nsw i64 %s, %d", aRow, k))
+		for j := range w {
+			b := gr.loadAt(dt, bt, strconv.Itoa(j*K+k))
+			sums[j] = mm.mulAdd(t, a, b, sums[j])
+		}
+	}
+	oRow := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
+	for j := range w {
+		gr.store(dt, gr.out, gr.ins("add nuw nsw i64 %s, %d", oRow, c0+j), sums[j])
 	}
 }
 

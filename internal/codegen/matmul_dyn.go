@@ -202,8 +202,10 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 		}
 		nkb := gr.udivC(gr.addC(mm.K, strconv.Itoa(kc-1)), kc)
 		mm.pack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", kc*panel, memType(dt)))
-		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", slots*mmRows*kc, memType(dt)))
+		mm.aStride = kc + 64/dt.Size()
+		mm.apack = gr.alloca(fmt.Sprintf("[%d x %s], align 64", slots*mmRows*mm.aStride, memType(dt)))
 		mm.kc = kc
+		mm.r0 = r0
 		kb := gr.openLoop("0", nkb)
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)
 		kLen := gr.ins("sub nuw nsw i64 %s, %s", mm.K, k0)
@@ -211,19 +213,16 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 		kLen = gr.ins("select i1 %s, i64 %s, i64 %d", short, kLen, kc)
 		first := gr.ins("icmp eq i64 %s, 0", kb.iv)
 		lastK := gr.ins("icmp eq i64 %s, %s", kb.iv, gr.subC(nkb, "1"))
-		mm.packRows(r0, tiles, k0, kLen)
+		mm.packRows(r0, rows, k0, kLen)
 		i0 := gr.ins("add nuw nsw i64 %s, %s", r0, tiled)
-		mm.partialTile(pr, func(sub string, nr int) {
-			mm.packTile(tiles, sub, gr.ins("add nuw nsw i64 %s, %s", i0, sub), nr, k0, kLen)
-		})
 		panels := func(j0 string) {
 			mm.packPanel(k0, kLen, j0)
 			t := gr.openLoop("0", tiles)
 			ti := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
-			mm.tile(t.iv, "", ti, j0, kLen, first, mmRows)
+			mm.tile(ti, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
 			mm.partialTile(pr, func(sub string, nr int) {
-				mm.tile(tiles, sub, gr.ins("add nuw nsw i64 %s, %s", i0, sub), j0, kLen, first, nr)
+				mm.tile(gr.ins("add nuw nsw i64 %s, %s", i0, sub), j0, kLen, first, nr)
 			})
 			mm.epilogueAfterK(lastK, r0, rows, j0, lanes)
 		}
@@ -257,10 +256,24 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 	}
 	if covered != "0" && cols != mm.N {
 		// The columns right of the last panel, for the rows the tiles
-		// computed.
+		// computed: as dot products when K and N are constants and the
+		// static kernel would compute them so, which keeps the two
+		// kernels' sums bit for bit the same.
+		c, errC := strconv.Atoi(cols)
+		k, errK := strconv.Atoi(mm.K)
+		n, errN := strconv.Atoi(mm.N)
+		dot := errC == nil && errK == nil && errN == nil && c > 0 && mm.useDotTail(n-c, k)
+		var bt string
+		if dot {
+			bt = mm.packTail(c, n-c, k)
+		}
 		t := gr.openLoop("0", covered)
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
-		mm.row(i, cols, mm.N)
+		if dot {
+			mm.dotTail(i, bt, c, n-c, k)
+		} else {
+			mm.row(i, cols, mm.N)
+		}
 		if mm.epilogue {
 			mm.applyEpilogue(i, cols, mm.N)
 		}
@@ -278,7 +291,7 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 
 // partialTile emits, for the pr (< mmRows) rows below a chunk's whole
 // tiles, one part of nr rows for every binary digit nr of pr, starting at
-// row sub of the part of the slot: the rows of the bigger digits first.
+// row sub of the shorter tile's rows: the rows of the bigger digits first.
 func (mm *mmCtx) partialTile(pr string, emit func(sub string, nr int)) {
 	gr := mm.gr
 	for nr := 8; nr >= 1; nr /= 2 {
