@@ -599,7 +599,6 @@ func (s *pageSink) write(w *Writer, po pageOut) error {
 	}
 	s.writing = true
 	s.mu.Unlock()
-	var from, to int64 = -1, 0 // a range whose writeback to start
 	for {
 		err := w.writeOut(po)
 		s.mu.Lock()
@@ -607,35 +606,38 @@ func (s *pageSink) write(w *Writer, po pageOut) error {
 			s.err = fileErr(w.path, fmt.Errorf("writing page %d: %w", po.page, err))
 		}
 		s.written += int64(w.ps)
+		var from, to int64 = -1, 0 // a range whose writeback to start
 		if s.written-s.started >= writebackEvery {
-			if from < 0 {
-				from = s.started
-			}
-			to = s.written
+			from, to = s.started, s.written
 			s.started = s.written
 		}
 		s.cond.Broadcast()
-		if len(s.queued) == 0 || s.err != nil {
+		done := len(s.queued) == 0 || s.err != nil
+		if done {
 			for _, q := range s.queued {
 				w.recycle(q)
 			}
 			s.queued = s.queued[:0]
 			s.writing = false
-			err := s.err
-			s.mu.Unlock()
-			if from >= 0 && err == nil {
-				// Pages are written in about the order they were
-				// placed, so the bytes written so far lie near the
-				// start of the data; the range is widened by a
-				// margin for those still on their way.
-				lo := max(0, from-writebackMargin)
-				startWriteback(w.f, w.dataOff+lo, to-lo)
-			}
+		} else {
+			po = s.queued[0]
+			s.queued = append(s.queued[:0], s.queued[1:]...)
+		}
+		err = s.err
+		s.mu.Unlock()
+		if from >= 0 && err == nil {
+			// At once, even in the middle of a run of pages: on a
+			// disk, the device is what 2 workers wait for at the end.
+			// Pages are written in about the order they were placed,
+			// so the bytes written so far lie near the start of the
+			// data; the range is widened by a margin for those still on
+			// their way.
+			lo := max(0, from-writebackMargin)
+			startWriteback(w.f, w.dataOff+lo, to-lo)
+		}
+		if done {
 			return err
 		}
-		po = s.queued[0]
-		s.queued = append(s.queued[:0], s.queued[1:]...)
-		s.mu.Unlock()
 	}
 }
 
