@@ -418,8 +418,9 @@ func work(g *ir.Graph, r ir.Value) int {
 // Counting a multiply-add as an element split GT2's 100x100x100 product
 // (1M of them, 35 us on one thread) across two threads, which made it
 // slower (BenchmarkGT2Split matmul: 45 us on one thread, 58 us on two);
-// with 32, products from about 146^3 (3.1M multiply-adds) are split.
-const mmMACsPerElement = 32
+// with 96 (32 when ParallelWork was three times larger), products from
+// about 146^3 (3.1M multiply-adds) are split.
+const mmMACsPerElement = 96
 
 // unit is the function computing one nest of groups.
 type unit struct {

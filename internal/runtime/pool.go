@@ -64,6 +64,10 @@ type RangeCall struct {
 	Ptrs   [llvm.MaxDirect]unsafe.Pointer
 }
 
+// testHookPublished, set by tests, runs between publishing a loop and the
+// caller's first chunk.
+var testHookPublished func()
+
 // maxChunks bounds the chunks of one loop (16 bits of the state word).
 const maxChunks = 1<<16 - 1
 
@@ -124,15 +128,23 @@ func (p *Pool) run(chunks int, fn func(int), r *RangeCall) {
 		j.rng = *r
 	}
 	j.pending.Store(int64(chunks))
+	// Chunk 0 is the caller's before the loop is published, so that each
+	// core runs the same part of a loop from one call to the next and
+	// finds its data in its cache; the workers claim from chunk 1.
 	epoch := j.state.Load()>>32 + 1
-	j.state.Store(epoch<<32 | uint64(chunks)<<16)
+	j.state.Store(epoch<<32 | uint64(chunks)<<16 | 1)
 	p.seq.Add(1)
 	p.mu.Lock()
 	if p.parked > 0 {
 		p.cond.Broadcast()
 	}
 	p.mu.Unlock()
-	j.work()
+	if testHookPublished != nil {
+		testHookPublished()
+	}
+	t0 := time.Now()
+	j.run(0, int64(chunks))
+	j.work(chunks <= p.workers+1, time.Since(t0))
 	for spins := 0; j.pending.Load() > 0; spins++ {
 		if spins > 64 {
 			goruntime.Gosched()
@@ -141,23 +153,53 @@ func (p *Pool) run(chunks int, fn func(int), r *RangeCall) {
 	j.fn, j.rng = nil, RangeCall{}
 }
 
+// run runs chunk c of n and counts it done.
+func (j *job) run(c, n int64) {
+	if j.fn != nil {
+		j.fn(int(c))
+	} else {
+		j.rng.chunk(c, n)
+	}
+	j.pending.Add(-1)
+}
+
 // work claims and runs chunks of the current loop until none are left.
-func (j *job) work() {
+//
+// patient is for the caller of a loop of at most one chunk per thread,
+// who took own to run chunk 0: it leaves the other chunks to the workers
+// for as long as its own took, and takes one only if none was claimed
+// meanwhile (a worker the host has descheduled). Were it to take the next
+// chunk whenever a worker was a few hundred nanoseconds late, the part of
+// the loop each core runs, and with it the data in each core's cache,
+// would change from call to call.
+func (j *job) work(patient bool, own time.Duration) {
 	for {
 		s := j.state.Load()
 		chunks, next := int64(s>>16&0xffff), int64(s&0xffff)
-		if next >= chunks || !j.state.CompareAndSwap(s, s+1) {
-			if next >= chunks {
-				return
-			}
+		if next >= chunks {
+			return
+		}
+		if patient && j.waitClaim(s, own) {
+			continue // a worker claimed one: look again
+		}
+		if !j.state.CompareAndSwap(s, s+1) {
 			continue
 		}
-		if j.fn != nil {
-			j.fn(int(next))
-		} else {
-			j.rng.chunk(next, chunks)
+		j.run(next, chunks)
+	}
+}
+
+// waitClaim spins until the state word moves on from s (a chunk was
+// claimed) or for d, and reports whether it moved.
+func (j *job) waitClaim(s uint64, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for spins := 0; ; spins++ {
+		if j.state.Load() != s {
+			return true
 		}
-		j.pending.Add(-1)
+		if spins&63 == 63 && time.Now().After(deadline) {
+			return false
+		}
 	}
 }
 
@@ -176,7 +218,7 @@ func (p *Pool) worker() {
 			}
 		}
 		seen = p.seq.Load()
-		p.cur.work()
+		p.cur.work(false, 0)
 	}
 }
 

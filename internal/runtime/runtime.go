@@ -28,7 +28,7 @@ import (
 
 // Version is gojit's code-generation version. It is part of every
 // signature, so changing the generated code must change it.
-const Version = "gojit-codegen-9"
+const Version = "gojit-codegen-10"
 
 // Options select how a graph is built.
 type Options struct {
@@ -391,9 +391,12 @@ func (fr *frame) unpin() {
 // element, see opWeight) a nest must reach before it is split across
 // threads: below it, handing work to another core costs more than it saves.
 // BenchmarkParallelThreshold measures the crossover: on the development VM
-// a streaming add gains from two threads from about 80,000 elements (at
-// 65,536 it still lost 6%, at 131,072 it gained 37%).
-const ParallelWork = 96 << 10
+// (2 vCPUs, quiet), since each thread runs the same chunk of a loop from
+// one call to the next (Pool.run), a streaming add ties at 16,384 elements
+// (2.38 against 2.37 µs) and gains 35% at 32,768 (4.79 against 3.54 µs);
+// an exp-tanh chain gains 39% at 4,096. (When the chunks moved between
+// threads from call to call, the crossover was about 80,000 elements.)
+const ParallelWork = 32 << 10
 
 // parallelWork is ParallelWork, lowered by benchmarks to force splits.
 var parallelWork = ParallelWork
