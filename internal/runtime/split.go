@@ -8,8 +8,8 @@ import (
 // Splitting a nest across threads pays when its work, weighted by what an
 // element costs, exceeds parallelWork. The weights are rough cycle counts
 // relative to an add: BenchmarkParallelThreshold found that two threads
-// beat one on a streaming add from about 80,000 elements, but on an
-// exp-tanh chain already at 4,000.
+// beat one on a streaming add from about 20,000 elements, but on an
+// exp-tanh chain already at 4,000 (see ParallelWork).
 func opWeight(op ir.Op) int {
 	switch op {
 	case ir.OpExp, ir.OpLog, ir.OpSin, ir.OpCos, ir.OpTanh, ir.OpSigmoid, ir.OpPow:
