@@ -30,6 +30,8 @@ func init() {
 		Param:   lazyParam,
 		Copy:    lazyCopy,
 		Wrap:    func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
+		Set:     func(dst, tr any, v ir.Value) { *dst.(*Tensor) = Tensor{tr: tr.(*tracer), v: v} },
+		Binary:  lazyBinary,
 		Inspect: lazyInspect,
 		TakeErrs: func(tr any) []error {
 			t := tr.(*tracer)
@@ -121,6 +123,37 @@ func lazyCopy(dst, src any, v ir.Value, args []ir.Value) ir.Value {
 		d.calls[nv] = c
 	}
 	return nv
+}
+
+// lazyBinary is Tensor.binary for two tensors of tr that need no
+// promotion, broadcast nor half-precision widening (see
+// lazycore.Hooks.Binary): the node it records is the one binary would.
+// Its caller is package lazy's method, whose caller is the user: pcs
+// holds the same frames as through the method.
+func lazyBinary(x any, op ir.Op, a, b ir.Value) ir.Value {
+	tr := x.(*tracer)
+	if a < 0 || b < 0 || int(a) >= len(tr.g.Nodes) || int(b) >= len(tr.g.Nodes) {
+		return -1
+	}
+	na, nb := &tr.g.Nodes[a], &tr.g.Nodes[b]
+	dt := na.DType
+	info := op.Info()
+	switch {
+	case info.Kind != ir.KindBinary && info.Kind != ir.KindCompare,
+		nb.DType != dt, dt.IsHalf(),
+		info.FloatOnly && !dt.Floating(),
+		info.NoBool && dt == ir.Bool,
+		!na.Shape.Equal(nb.Shape),
+		tr.scope() != tr:
+		return -1
+	}
+	pcs := callers()
+	v, err := tr.g.Add(ir.Node{Op: op, Args: tr.args(a, b)})
+	if err != nil {
+		return -1 // the method reports it
+	}
+	tr.pcs = append(tr.pcs, pcs)
+	return v
 }
 
 func lazyInspect(x any) (any, ir.Value, bool, float64) {

@@ -2,7 +2,11 @@
 
 package lazy
 
-import "github.com/gojit/gojit"
+import (
+	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/lazycore"
+)
 
 // Abs is [gojit.Tensor.Abs], recorded lazily.
 //
@@ -19,6 +23,11 @@ func (t *Tensor) Abs() *Tensor {
 func (t *Tensor) Add(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpAdd, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Add(c.use(o)), t, o)
 }
 
@@ -155,6 +164,11 @@ func (t *Tensor) CumSum(axis int) *Tensor {
 func (t *Tensor) Div(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpDiv, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Div(c.use(o)), t, o)
 }
 
@@ -179,6 +193,11 @@ func (t *Tensor) DynamicSlice(starts []*Tensor, sizes []int) *Tensor {
 func (t *Tensor) Equal(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpEq, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Equal(c.use(o)), t, o)
 }
 
@@ -256,6 +275,11 @@ func (t *Tensor) Gelu() *Tensor {
 func (t *Tensor) Greater(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpGt, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Greater(c.use(o)), t, o)
 }
 
@@ -265,6 +289,11 @@ func (t *Tensor) Greater(o *Tensor) *Tensor {
 func (t *Tensor) GreaterEqual(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpGe, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).GreaterEqual(c.use(o)), t, o)
 }
 
@@ -303,6 +332,11 @@ func (t *Tensor) IsNaN() *Tensor {
 func (t *Tensor) Less(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpLt, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Less(c.use(o)), t, o)
 }
 
@@ -312,6 +346,11 @@ func (t *Tensor) Less(o *Tensor) *Tensor {
 func (t *Tensor) LessEqual(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpLe, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).LessEqual(c.use(o)), t, o)
 }
 
@@ -422,6 +461,11 @@ func (t *Tensor) Max(axes ...int) *Tensor {
 func (t *Tensor) Maximum(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpMax, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Maximum(c.use(o)), t, o)
 }
 
@@ -453,6 +497,11 @@ func (t *Tensor) Min(axes ...int) *Tensor {
 func (t *Tensor) Minimum(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpMin, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Minimum(c.use(o)), t, o)
 }
 
@@ -470,6 +519,11 @@ func (t *Tensor) Minimum(o *Tensor) *Tensor {
 func (t *Tensor) Mod(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpMod, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Mod(c.use(o)), t, o)
 }
 
@@ -479,6 +533,11 @@ func (t *Tensor) Mod(o *Tensor) *Tensor {
 func (t *Tensor) Mul(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpMul, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Mul(c.use(o)), t, o)
 }
 
@@ -497,6 +556,11 @@ func (t *Tensor) Neg() *Tensor {
 func (t *Tensor) NotEqual(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpNe, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).NotEqual(c.use(o)), t, o)
 }
 
@@ -520,6 +584,11 @@ func (t *Tensor) Pad(widths [][2]int, mode gojit.PadMode, value float64) *Tensor
 func (t *Tensor) Pow(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpPow, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Pow(c.use(o)), t, o)
 }
 
@@ -732,6 +801,11 @@ func (t *Tensor) Std(ddof int, axes ...int) *Tensor {
 func (t *Tensor) Sub(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpSub, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sub(c.use(o)), t, o)
 }
 
