@@ -140,20 +140,26 @@ func lazyBinary(x any, op ir.Op, a, b ir.Value) ir.Value {
 	info := op.Info()
 	switch {
 	case info.Kind != ir.KindBinary && info.Kind != ir.KindCompare,
-		nb.DType != dt, dt.IsHalf(),
-		info.FloatOnly && !dt.Floating(),
+		nb.DType != dt, !dt.Valid(), dt.IsHalf(), // Valid: not a tuple
+		info.FloatOnly && !dt.IsFloat(),
 		info.NoBool && dt == ir.Bool,
 		!na.Shape.Equal(nb.Shape),
 		tr.scope() != tr:
 		return -1
 	}
-	pcs := callers()
-	v, err := tr.g.Add(ir.Node{Op: op, Args: tr.args(a, b)})
-	if err != nil {
-		return -1 // the method reports it
+	// What ir.Graph.Add would infer and check for these operands (see
+	// ir.infer, KindBinary and KindCompare), without its general checks
+	// and copies of the node: same dtype (Bool for a comparison), the
+	// operands' shape shared with capacity cut.
+	rdt := dt
+	if info.Kind == ir.KindCompare {
+		rdt = ir.Bool
 	}
+	pcs := callers()
+	shape := na.Shape[:len(na.Shape):len(na.Shape)]
+	tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: rdt, Shape: shape, Args: tr.args(a, b)})
 	tr.pcs = append(tr.pcs, pcs)
-	return v
+	return ir.Value(len(tr.g.Nodes) - 1)
 }
 
 func lazyInspect(x any) (any, ir.Value, bool, float64) {
