@@ -16,7 +16,8 @@ import (
 // tookFastPath reports whether t was recorded by the binary fast path
 // (recordFast), whose Tensor shares its allocation with its core tensor.
 func tookFastPath(t *Tensor) bool {
-	return t.t == &(*fastTensor)(unsafe.Pointer(t)).core
+	var f fastTensor
+	return uintptr(unsafe.Pointer(t.t)) == uintptr(unsafe.Pointer(t))+unsafe.Offsetof(f.core)
 }
 
 // The binary fast path records the node gojit.Tensor's method would, and
