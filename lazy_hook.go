@@ -32,6 +32,7 @@ func init() {
 		Wrap:    func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
 		Set:     func(dst, tr any, v ir.Value) { *dst.(*Tensor) = Tensor{tr: tr.(*tracer), v: v} },
 		Binary:  lazyBinary,
+		Unary:   lazyUnary,
 		Inspect: lazyInspect,
 		TakeErrs: func(tr any) []error {
 			t := tr.(*tracer)
@@ -158,6 +159,32 @@ func lazyBinary(x any, op ir.Op, a, b ir.Value) ir.Value {
 	pcs := callers()
 	shape := na.Shape[:len(na.Shape):len(na.Shape)]
 	tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: rdt, Shape: shape, Args: tr.args(a, b)})
+	tr.pcs = append(tr.pcs, pcs)
+	return ir.Value(len(tr.g.Nodes) - 1)
+}
+
+// lazyUnary is Tensor.unary for a tensor of tr that needs no cast nor
+// half-precision widening (see lazycore.Hooks.Unary), as lazyBinary.
+func lazyUnary(x any, op ir.Op, a ir.Value) ir.Value {
+	tr := x.(*tracer)
+	if a < 0 || int(a) >= len(tr.g.Nodes) {
+		return -1
+	}
+	na := &tr.g.Nodes[a]
+	dt := na.DType
+	info := op.Info()
+	switch {
+	case info.Kind != ir.KindUnary,
+		!dt.Valid(), dt.IsHalf(), // Valid: not a tuple
+		info.FloatOnly && !dt.IsFloat(),
+		info.NoBool && dt == ir.Bool,
+		tr.scope() != tr:
+		return -1
+	}
+	// ir.infer's KindUnary: the operand's dtype and shape, shared.
+	pcs := callers()
+	shape := na.Shape[:len(na.Shape):len(na.Shape)]
+	tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: dt, Shape: shape, Args: tr.args(a)})
 	tr.pcs = append(tr.pcs, pcs)
 	return ir.Value(len(tr.g.Nodes) - 1)
 }

@@ -380,6 +380,15 @@ func (c *Context) fastGen(a, b *Tensor) *generation {
 	return g
 }
 
+// fastGen1 is fastGen for a unary op's operand.
+func (c *Context) fastGen1(a *Tensor) *generation {
+	g := c.gen
+	if g == nil || g.retired || c.region > 0 || a == nil || a.gen != g || a.ctx != c || a.err != nil || a.region {
+		return nil
+	}
+	return g
+}
+
 // fastTensor is a Tensor recorded by the fast path with its recording
 // core's tensor: one allocation instead of two.
 type fastTensor struct {
@@ -387,7 +396,7 @@ type fastTensor struct {
 	core gojit.Tensor
 }
 
-// recordFast is record for value v that lazycore.Hooks.Binary just added
+// recordFast is record for value v that lazycore.Hooks.Binary (or Unary) just added
 // to g, c's pending generation (c locked).
 func (c *Context) recordFast(g *generation, v ir.Value) *Tensor {
 	f := &fastTensor{}

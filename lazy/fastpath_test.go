@@ -119,3 +119,77 @@ func TestFastBinarySite(t *testing.T) {
 		t.Errorf("site %q %q, want %q %q", pos, call, want, "Sub")
 	}
 }
+
+// The unary fast path, as TestFastBinarySameNode.
+func TestFastUnarySameNode(t *testing.T) {
+	c, _ := NewContext(WithBatchSize(1 << 20))
+	ins := []struct {
+		name string
+		x    *Tensor
+		fast bool // at least for Neg
+	}{
+		{"f32", c.FromFloat32(make([]float32, 6), 2, 3), true},
+		{"f64", c.FromFloat64(make([]float64, 3)), true},
+		{"i32", c.FromInt32(make([]int32, 6), 2, 3), true},
+		{"bool", c.FromBool(make([]bool, 2)), false},
+	}
+	ops := []struct {
+		name string
+		lazy func(*Tensor) *Tensor
+		core func(*gojit.Tensor) *gojit.Tensor
+	}{
+		{"Neg", (*Tensor).Neg, (*gojit.Tensor).Neg},
+		{"Abs", (*Tensor).Abs, (*gojit.Tensor).Abs},
+		{"Exp", (*Tensor).Exp, (*gojit.Tensor).Exp},
+		{"Sqrt", (*Tensor).Sqrt, (*gojit.Tensor).Sqrt},
+		{"Floor", (*Tensor).Floor, (*gojit.Tensor).Floor},
+		{"Erf", (*Tensor).Erf, (*gojit.Tensor).Erf},
+	}
+	for _, o := range ops {
+		for _, in := range ins {
+			got := o.lazy(in.x)
+			c.mu.Lock()
+			want := c.record(o.core(c.use(in.x)), in.x)
+			c.mu.Unlock()
+			fast := tookFastPath(got)
+			if (got.err == nil) != (want.err == nil) {
+				t.Fatalf("%s %s: error %v, the method's %v", o.name, in.name, got.err, want.err)
+			}
+			if got.err != nil {
+				if fast {
+					t.Errorf("%s %s: failed op took the fast path", o.name, in.name)
+				}
+				continue
+			}
+			if o.name == "Neg" && fast != in.fast {
+				t.Errorf("%s %s: fast path %v", o.name, in.name, fast)
+			}
+			g := c.gen.g
+			gn, wn := g.Nodes[got.v], g.Nodes[want.v]
+			same := func(a, b ir.Node) bool {
+				return a.Op == b.Op && a.DType == b.DType && a.Shape.Equal(b.Shape) && len(a.Args) == len(b.Args)
+			}
+			ok := same(gn, wn)
+			if ok {
+				ga, wa := gn.Args[0], wn.Args[0]
+				ok = ga == wa || (same(g.Nodes[ga], g.Nodes[wa]) && slices.Equal(g.Nodes[ga].Args, g.Nodes[wa].Args))
+			}
+			if !ok {
+				t.Errorf("%s %s: fast node %v %v %v %v, method's %v %v %v %v", o.name, in.name,
+					gn.Op, gn.DType, gn.Shape, gn.Args, wn.Op, wn.DType, wn.Shape, wn.Args)
+			}
+		}
+	}
+	x := ins[0].x
+	y := x.Tanh()
+	_, _, line, _ := runtime.Caller(0)
+	if !tookFastPath(y) {
+		t.Fatal("Tanh of a pending float32 tensor did not take the fast path")
+	}
+	c.mu.Lock()
+	pos, call := lazycore.H.Site(y.gen.tr, y.v)
+	c.mu.Unlock()
+	if want := fmt.Sprintf("lazy/fastpath_test.go:%d", line-1); pos != want || call != "Tanh" {
+		t.Errorf("site %q %q, want %q %q", pos, call, want, "Tanh")
+	}
+}

@@ -14,6 +14,11 @@ import (
 func (t *Tensor) Abs() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpAbs, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Abs(), t)
 }
 
@@ -110,6 +115,11 @@ func (t *Tensor) Cast(dt gojit.DType) *Tensor {
 func (t *Tensor) Ceil() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpCeil, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Ceil(), t)
 }
 
@@ -131,6 +141,11 @@ func (t *Tensor) Clip(lo *Tensor, hi *Tensor) *Tensor {
 func (t *Tensor) Cos() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpCos, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Cos(), t)
 }
 
@@ -207,6 +222,11 @@ func (t *Tensor) Equal(o *Tensor) *Tensor {
 func (t *Tensor) Erf() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpErf, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Erf(), t)
 }
 
@@ -217,6 +237,11 @@ func (t *Tensor) Erf() *Tensor {
 func (t *Tensor) Exp() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpExp, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Exp(), t)
 }
 
@@ -236,6 +261,11 @@ func (t *Tensor) ExpandDims(axis int) *Tensor {
 func (t *Tensor) Expm1() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpExpm1, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Expm1(), t)
 }
 
@@ -255,6 +285,11 @@ func (t *Tensor) Flip(axes ...int) *Tensor {
 func (t *Tensor) Floor() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpFloor, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Floor(), t)
 }
 
@@ -360,6 +395,11 @@ func (t *Tensor) LessEqual(o *Tensor) *Tensor {
 func (t *Tensor) Log() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpLog, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Log(), t)
 }
 
@@ -370,6 +410,11 @@ func (t *Tensor) Log() *Tensor {
 func (t *Tensor) Log1p() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpLog1p, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Log1p(), t)
 }
 
@@ -547,6 +592,11 @@ func (t *Tensor) Mul(o *Tensor) *Tensor {
 func (t *Tensor) Neg() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpNeg, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Neg(), t)
 }
 
@@ -640,6 +690,11 @@ func (t *Tensor) Reshape(shape ...int) *Tensor {
 func (t *Tensor) Round() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpRound, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Round(), t)
 }
 
@@ -649,6 +704,11 @@ func (t *Tensor) Round() *Tensor {
 func (t *Tensor) Rsqrt() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpRsqrt, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Rsqrt(), t)
 }
 
@@ -674,6 +734,11 @@ func (t *Tensor) ScatterAdd(indices *Tensor, updates *Tensor, axis int) *Tensor 
 func (t *Tensor) Sigmoid() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpSigmoid, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sigmoid(), t)
 }
 
@@ -694,6 +759,11 @@ func (t *Tensor) Sign() *Tensor {
 func (t *Tensor) Sin() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpSin, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sin(), t)
 }
 
@@ -764,6 +834,11 @@ func (t *Tensor) SplitAt(axis int, indices ...int) []*Tensor {
 func (t *Tensor) Sqrt() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpSqrt, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sqrt(), t)
 }
 
@@ -853,6 +928,11 @@ func (t *Tensor) TakeAlongAxis(indices *Tensor, axis int) *Tensor {
 func (t *Tensor) Tanh() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpTanh, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Tanh(), t)
 }
 

@@ -50,6 +50,11 @@ type Hooks struct {
 	// method would be, and returns it; it returns -1 and records nothing
 	// when the case is not that simple (the caller then calls the method).
 	Binary func(tracer any, op ir.Op, a, b ir.Value) ir.Value
+	// Unary is Binary for an elementwise unary op (KindUnary, as
+	// gojit.Tensor's Neg ... Erf) on value a of tracer when nothing needs
+	// converting nor checking: a valid dtype, not a half one, that the op
+	// allows.
+	Unary func(tracer any, op ir.Op, a ir.Value) ir.Value
 	// Inspect returns a *gojit.Tensor's tracer (nil for a weak scalar)
 	// and value (negative when the tensor is poisoned by an error), and
 	// whether it is a weak scalar with value val.

@@ -344,6 +344,11 @@ func wrapMethod(b *bytes.Buffer, fn *ast.FuncDecl) string {
 	for _, p := range pre {
 		body.WriteString("\t" + p + "\n")
 	}
+	if op := unaryOp(fn, ps); op != "" && len(pre) == 0 {
+		fmt.Fprintf(&body, "\tif g := c.fastGen1(%s); g != nil {\n", recv)
+		fmt.Fprintf(&body, "\t\tif v := lazycore.H.Unary(g.tr, ir.%s, %s.v); v >= 0 {\n", op, recv)
+		fmt.Fprintf(&body, "\t\t\treturn c.recordFast(g, v)\n\t\t}\n\t}\n")
+	}
 	if op := binaryOp(fn, ps); op != "" && len(pre) == 0 {
 		// The fast path (lazycore.Hooks.Binary), called from the method
 		// itself so that the captured frames are the method's and the
@@ -432,6 +437,38 @@ func binaryOp(fn *ast.FuncDecl, ps []param) string {
 		return ""
 	}
 	if o, ok := call.Args[1].(*ast.Ident); !ok || o.Name != ps[0].name {
+		return ""
+	}
+	return opSel.Sel.Name
+}
+
+// unaryOp is binaryOp for an elementwise unary method without operands
+// whose body is "return t.unary(ir.OpX, callers())".
+func unaryOp(fn *ast.FuncDecl, ps []param) string {
+	if len(ps) != 0 || fn.Recv == nil || len(fn.Recv.List) != 1 ||
+		len(fn.Recv.List[0].Names) != 1 || fn.Body == nil || len(fn.Body.List) != 1 {
+		return ""
+	}
+	ret, ok := fn.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return ""
+	}
+	call, ok := ret.Results[0].(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "unary" {
+		return ""
+	}
+	if x, ok := sel.X.(*ast.Ident); !ok || x.Name != fn.Recv.List[0].Names[0].Name {
+		return ""
+	}
+	opSel, ok := call.Args[0].(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	if x, ok := opSel.X.(*ast.Ident); !ok || x.Name != "ir" {
 		return ""
 	}
 	return opSel.Sel.Name
