@@ -30,6 +30,9 @@ func init() {
 		Param:   lazyParam,
 		Copy:    lazyCopy,
 		Wrap:    func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
+		Set:     func(dst, tr any, v ir.Value) { *dst.(*Tensor) = Tensor{tr: tr.(*tracer), v: v} },
+		Binary:  lazyBinary,
+		Unary:   lazyUnary,
 		Inspect: lazyInspect,
 		TakeErrs: func(tr any) []error {
 			t := tr.(*tracer)
@@ -121,6 +124,69 @@ func lazyCopy(dst, src any, v ir.Value, args []ir.Value) ir.Value {
 		d.calls[nv] = c
 	}
 	return nv
+}
+
+// lazyBinary is Tensor.binary for two tensors of tr that need no
+// promotion, broadcast nor half-precision widening (see
+// lazycore.Hooks.Binary): the node it records is the one binary would.
+// Its caller is package lazy's method, whose caller is the user: pcs
+// holds the same frames as through the method.
+func lazyBinary(x any, op ir.Op, a, b ir.Value) ir.Value {
+	tr := x.(*tracer)
+	if a < 0 || b < 0 || int(a) >= len(tr.g.Nodes) || int(b) >= len(tr.g.Nodes) {
+		return -1
+	}
+	na, nb := &tr.g.Nodes[a], &tr.g.Nodes[b]
+	dt := na.DType
+	info := op.Info()
+	switch {
+	case info.Kind != ir.KindBinary && info.Kind != ir.KindCompare,
+		nb.DType != dt, !dt.Valid(), dt.IsHalf(), // Valid: not a tuple
+		info.FloatOnly && !dt.IsFloat(),
+		info.NoBool && dt == ir.Bool,
+		!na.Shape.Equal(nb.Shape),
+		tr.scope() != tr:
+		return -1
+	}
+	// What ir.Graph.Add would infer and check for these operands (see
+	// ir.infer, KindBinary and KindCompare), without its general checks
+	// and copies of the node: same dtype (Bool for a comparison), the
+	// operands' shape shared with capacity cut.
+	rdt := dt
+	if info.Kind == ir.KindCompare {
+		rdt = ir.Bool
+	}
+	pcs := callers()
+	shape := na.Shape[:len(na.Shape):len(na.Shape)]
+	tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: rdt, Shape: shape, Args: tr.args(a, b)})
+	tr.pcs = append(tr.pcs, pcs)
+	return ir.Value(len(tr.g.Nodes) - 1)
+}
+
+// lazyUnary is Tensor.unary for a tensor of tr that needs no cast nor
+// half-precision widening (see lazycore.Hooks.Unary), as lazyBinary.
+func lazyUnary(x any, op ir.Op, a ir.Value) ir.Value {
+	tr := x.(*tracer)
+	if a < 0 || int(a) >= len(tr.g.Nodes) {
+		return -1
+	}
+	na := &tr.g.Nodes[a]
+	dt := na.DType
+	info := op.Info()
+	switch {
+	case info.Kind != ir.KindUnary,
+		!dt.Valid(), dt.IsHalf(), // Valid: not a tuple
+		info.FloatOnly && !dt.IsFloat(),
+		info.NoBool && dt == ir.Bool,
+		tr.scope() != tr:
+		return -1
+	}
+	// ir.infer's KindUnary: the operand's dtype and shape, shared.
+	pcs := callers()
+	shape := na.Shape[:len(na.Shape):len(na.Shape)]
+	tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: dt, Shape: shape, Args: tr.args(a)})
+	tr.pcs = append(tr.pcs, pcs)
+	return ir.Value(len(tr.g.Nodes) - 1)
 }
 
 func lazyInspect(x any) (any, ir.Value, bool, float64) {

@@ -367,6 +367,50 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 	return h
 }
 
+// fastGen returns the pending generation when a and b are both valid
+// tensors pending in it outside a region, the case of lazycore.Hooks.Binary
+// (c locked); nil otherwise.
+func (c *Context) fastGen(a, b *Tensor) *generation {
+	g := c.gen
+	if g == nil || g.retired || c.region > 0 || a == nil || b == nil ||
+		a.gen != g || b.gen != g || a.ctx != c || b.ctx != c ||
+		a.err != nil || b.err != nil || a.region || b.region {
+		return nil
+	}
+	return g
+}
+
+// fastGen1 is fastGen for a unary op's operand.
+func (c *Context) fastGen1(a *Tensor) *generation {
+	g := c.gen
+	if g == nil || g.retired || c.region > 0 || a == nil || a.gen != g || a.ctx != c || a.err != nil || a.region {
+		return nil
+	}
+	return g
+}
+
+// fastTensor is a Tensor recorded by the fast path with its recording
+// core's tensor: one allocation instead of two.
+type fastTensor struct {
+	Tensor
+	core gojit.Tensor
+}
+
+// recordFast is record for value v that lazycore.Hooks.Binary (or Unary) just added
+// to g, c's pending generation (c locked).
+func (c *Context) recordFast(g *generation, v ir.Value) *Tensor {
+	f := &fastTensor{}
+	lazycore.H.Set(&f.core, g.tr, v)
+	f.Tensor = Tensor{ctx: c, gen: g, t: &f.core, v: v}
+	h := &f.Tensor
+	g.handles = append(g.handles, handleRef{v: v, strong: h})
+	stats.ops.Add(1)
+	if !c.holdFlush {
+		c.batchFull()
+	}
+	return h
+}
+
 // batchFull flushes if the pending graph reached the batch size. Nodes
 // carried over from the last cut count: a batch then always spans the
 // same stretch of a repeated pattern.

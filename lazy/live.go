@@ -67,7 +67,11 @@ func (c *Context) weaken() {
 	}
 	c.epoch = e
 	if g := c.gen; g != nil && !g.retired {
-		for i := range g.handles {
+		// Newest first: the runtime keeps an object's weak handle in its
+		// span's list sorted by address, which Tensors allocated one after
+		// the other ascend, so that each weak.Make then inserts at the
+		// head of the list instead of walking it to the end.
+		for i := len(g.handles) - 1; i >= 0; i-- {
 			if h := &g.handles[i]; h.strong != nil {
 				h.w, h.strong = weak.Make(h.strong), nil
 			}

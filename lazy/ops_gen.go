@@ -2,7 +2,11 @@
 
 package lazy
 
-import "github.com/gojit/gojit"
+import (
+	"github.com/gojit/gojit"
+	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/lazycore"
+)
 
 // Abs is [gojit.Tensor.Abs], recorded lazily.
 //
@@ -10,6 +14,11 @@ import "github.com/gojit/gojit"
 func (t *Tensor) Abs() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpAbs, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Abs(), t)
 }
 
@@ -19,6 +28,11 @@ func (t *Tensor) Abs() *Tensor {
 func (t *Tensor) Add(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpAdd, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Add(c.use(o)), t, o)
 }
 
@@ -101,6 +115,11 @@ func (t *Tensor) Cast(dt gojit.DType) *Tensor {
 func (t *Tensor) Ceil() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpCeil, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Ceil(), t)
 }
 
@@ -122,6 +141,11 @@ func (t *Tensor) Clip(lo *Tensor, hi *Tensor) *Tensor {
 func (t *Tensor) Cos() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpCos, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Cos(), t)
 }
 
@@ -155,6 +179,11 @@ func (t *Tensor) CumSum(axis int) *Tensor {
 func (t *Tensor) Div(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpDiv, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Div(c.use(o)), t, o)
 }
 
@@ -179,6 +208,11 @@ func (t *Tensor) DynamicSlice(starts []*Tensor, sizes []int) *Tensor {
 func (t *Tensor) Equal(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpEq, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Equal(c.use(o)), t, o)
 }
 
@@ -188,6 +222,11 @@ func (t *Tensor) Equal(o *Tensor) *Tensor {
 func (t *Tensor) Erf() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpErf, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Erf(), t)
 }
 
@@ -198,6 +237,11 @@ func (t *Tensor) Erf() *Tensor {
 func (t *Tensor) Exp() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpExp, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Exp(), t)
 }
 
@@ -217,6 +261,11 @@ func (t *Tensor) ExpandDims(axis int) *Tensor {
 func (t *Tensor) Expm1() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpExpm1, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Expm1(), t)
 }
 
@@ -236,6 +285,11 @@ func (t *Tensor) Flip(axes ...int) *Tensor {
 func (t *Tensor) Floor() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpFloor, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Floor(), t)
 }
 
@@ -256,6 +310,11 @@ func (t *Tensor) Gelu() *Tensor {
 func (t *Tensor) Greater(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpGt, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Greater(c.use(o)), t, o)
 }
 
@@ -265,6 +324,11 @@ func (t *Tensor) Greater(o *Tensor) *Tensor {
 func (t *Tensor) GreaterEqual(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpGe, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).GreaterEqual(c.use(o)), t, o)
 }
 
@@ -303,6 +367,11 @@ func (t *Tensor) IsNaN() *Tensor {
 func (t *Tensor) Less(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpLt, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Less(c.use(o)), t, o)
 }
 
@@ -312,6 +381,11 @@ func (t *Tensor) Less(o *Tensor) *Tensor {
 func (t *Tensor) LessEqual(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpLe, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).LessEqual(c.use(o)), t, o)
 }
 
@@ -321,6 +395,11 @@ func (t *Tensor) LessEqual(o *Tensor) *Tensor {
 func (t *Tensor) Log() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpLog, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Log(), t)
 }
 
@@ -331,6 +410,11 @@ func (t *Tensor) Log() *Tensor {
 func (t *Tensor) Log1p() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpLog1p, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Log1p(), t)
 }
 
@@ -422,6 +506,11 @@ func (t *Tensor) Max(axes ...int) *Tensor {
 func (t *Tensor) Maximum(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpMax, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Maximum(c.use(o)), t, o)
 }
 
@@ -453,6 +542,11 @@ func (t *Tensor) Min(axes ...int) *Tensor {
 func (t *Tensor) Minimum(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpMin, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Minimum(c.use(o)), t, o)
 }
 
@@ -470,6 +564,11 @@ func (t *Tensor) Minimum(o *Tensor) *Tensor {
 func (t *Tensor) Mod(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpMod, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Mod(c.use(o)), t, o)
 }
 
@@ -479,6 +578,11 @@ func (t *Tensor) Mod(o *Tensor) *Tensor {
 func (t *Tensor) Mul(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpMul, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Mul(c.use(o)), t, o)
 }
 
@@ -488,6 +592,11 @@ func (t *Tensor) Mul(o *Tensor) *Tensor {
 func (t *Tensor) Neg() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpNeg, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Neg(), t)
 }
 
@@ -497,6 +606,11 @@ func (t *Tensor) Neg() *Tensor {
 func (t *Tensor) NotEqual(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpNe, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).NotEqual(c.use(o)), t, o)
 }
 
@@ -520,6 +634,11 @@ func (t *Tensor) Pad(widths [][2]int, mode gojit.PadMode, value float64) *Tensor
 func (t *Tensor) Pow(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpPow, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Pow(c.use(o)), t, o)
 }
 
@@ -571,6 +690,11 @@ func (t *Tensor) Reshape(shape ...int) *Tensor {
 func (t *Tensor) Round() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpRound, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Round(), t)
 }
 
@@ -580,6 +704,11 @@ func (t *Tensor) Round() *Tensor {
 func (t *Tensor) Rsqrt() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpRsqrt, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Rsqrt(), t)
 }
 
@@ -605,6 +734,11 @@ func (t *Tensor) ScatterAdd(indices *Tensor, updates *Tensor, axis int) *Tensor 
 func (t *Tensor) Sigmoid() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpSigmoid, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sigmoid(), t)
 }
 
@@ -625,6 +759,11 @@ func (t *Tensor) Sign() *Tensor {
 func (t *Tensor) Sin() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpSin, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sin(), t)
 }
 
@@ -695,6 +834,11 @@ func (t *Tensor) SplitAt(axis int, indices ...int) []*Tensor {
 func (t *Tensor) Sqrt() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpSqrt, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sqrt(), t)
 }
 
@@ -732,6 +876,11 @@ func (t *Tensor) Std(ddof int, axes ...int) *Tensor {
 func (t *Tensor) Sub(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.Binary(g.tr, ir.OpSub, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sub(c.use(o)), t, o)
 }
 
@@ -779,6 +928,11 @@ func (t *Tensor) TakeAlongAxis(indices *Tensor, axis int) *Tensor {
 func (t *Tensor) Tanh() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Unary(g.tr, ir.OpTanh, t.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Tanh(), t)
 }
 

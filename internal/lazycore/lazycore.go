@@ -38,6 +38,23 @@ type Hooks struct {
 	Copy func(dst, src any, v ir.Value, args []ir.Value) ir.Value
 	// Wrap returns the *gojit.Tensor for value v of tracer.
 	Wrap func(tracer any, v ir.Value) any
+	// Set makes *dst, a *gojit.Tensor, the tensor for value v of tracer
+	// (Wrap without the allocation: package lazy keeps the gojit.Tensor
+	// in its own Tensor's allocation).
+	Set func(dst any, tracer any, v ir.Value)
+	// Binary is the fast path of an elementwise binary op (KindBinary or
+	// KindCompare, as gojit.Tensor's Add ... GreaterEqual) on values a and
+	// b of tracer when nothing needs promoting, broadcasting nor checking:
+	// same dtype (not a half one), equal shapes, an op the dtype allows.
+	// It records the node, positioned at its caller's caller as the
+	// method would be, and returns it; it returns -1 and records nothing
+	// when the case is not that simple (the caller then calls the method).
+	Binary func(tracer any, op ir.Op, a, b ir.Value) ir.Value
+	// Unary is Binary for an elementwise unary op (KindUnary, as
+	// gojit.Tensor's Neg ... Erf) on value a of tracer when nothing needs
+	// converting nor checking: a valid dtype, not a half one, that the op
+	// allows.
+	Unary func(tracer any, op ir.Op, a ir.Value) ir.Value
 	// Inspect returns a *gojit.Tensor's tracer (nil for a weak scalar)
 	// and value (negative when the tensor is poisoned by an error), and
 	// whether it is a weak scalar with value val.
