@@ -179,8 +179,13 @@ func (j *job) work(patient bool, own time.Duration) {
 		if next >= chunks {
 			return
 		}
-		if patient && j.waitClaim(s, own) {
-			continue // a worker claimed one: look again
+		if patient {
+			if j.waitClaim(s, own) {
+				continue // a worker claimed one: look again
+			}
+			// A worker is late (descheduled): take the rest as they
+			// come rather than wait again for each.
+			patient = false
 		}
 		if !j.state.CompareAndSwap(s, s+1) {
 			continue
