@@ -410,55 +410,43 @@ func wrapFunc(b *bytes.Buffer, fn *ast.FuncDecl) string {
 // elementwise binary method of one *Tensor operand whose body is
 // "return t.binary(ir.OpX, o, callers())": those take lazy's fast path.
 func binaryOp(fn *ast.FuncDecl, ps []param) string {
-	if len(ps) != 1 || ps[0].typ != "*Tensor" || fn.Recv == nil || len(fn.Recv.List) != 1 ||
-		len(fn.Recv.List[0].Names) != 1 || fn.Body == nil || len(fn.Body.List) != 1 {
+	if len(ps) != 1 || ps[0].typ != "*Tensor" {
 		return ""
 	}
-	ret, ok := fn.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return ""
-	}
-	call, ok := ret.Results[0].(*ast.CallExpr)
-	if !ok || len(call.Args) != 3 {
-		return ""
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "binary" {
-		return ""
-	}
-	if x, ok := sel.X.(*ast.Ident); !ok || x.Name != fn.Recv.List[0].Names[0].Name {
-		return ""
-	}
-	opSel, ok := call.Args[0].(*ast.SelectorExpr)
-	if !ok {
-		return ""
-	}
-	if x, ok := opSel.X.(*ast.Ident); !ok || x.Name != "ir" {
-		return ""
-	}
-	if o, ok := call.Args[1].(*ast.Ident); !ok || o.Name != ps[0].name {
-		return ""
-	}
-	return opSel.Sel.Name
+	return fastOp(fn, "binary", ps[0].name)
 }
 
 // unaryOp is binaryOp for an elementwise unary method without operands
 // whose body is "return t.unary(ir.OpX, callers())".
 func unaryOp(fn *ast.FuncDecl, ps []param) string {
-	if len(ps) != 0 || fn.Recv == nil || len(fn.Recv.List) != 1 ||
-		len(fn.Recv.List[0].Names) != 1 || fn.Body == nil || len(fn.Body.List) != 1 {
+	if len(ps) != 0 {
+		return ""
+	}
+	return fastOp(fn, "unary", "")
+}
+
+// fastOp returns X when fn's body is "return t.method(ir.X, [operand,]
+// callers())" with t its receiver (and operand its one parameter, if not
+// ""), and "" otherwise.
+func fastOp(fn *ast.FuncDecl, method, operand string) string {
+	if fn.Recv == nil || len(fn.Recv.List) != 1 || len(fn.Recv.List[0].Names) != 1 ||
+		fn.Body == nil || len(fn.Body.List) != 1 {
 		return ""
 	}
 	ret, ok := fn.Body.List[0].(*ast.ReturnStmt)
 	if !ok || len(ret.Results) != 1 {
 		return ""
 	}
+	args := 2
+	if operand != "" {
+		args = 3
+	}
 	call, ok := ret.Results[0].(*ast.CallExpr)
-	if !ok || len(call.Args) != 2 {
+	if !ok || len(call.Args) != args {
 		return ""
 	}
 	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "unary" {
+	if !ok || sel.Sel.Name != method {
 		return ""
 	}
 	if x, ok := sel.X.(*ast.Ident); !ok || x.Name != fn.Recv.List[0].Names[0].Name {
@@ -470,6 +458,11 @@ func unaryOp(fn *ast.FuncDecl, ps []param) string {
 	}
 	if x, ok := opSel.X.(*ast.Ident); !ok || x.Name != "ir" {
 		return ""
+	}
+	if operand != "" {
+		if o, ok := call.Args[1].(*ast.Ident); !ok || o.Name != operand {
+			return ""
+		}
 	}
 	return opSel.Sel.Name
 }
