@@ -36,31 +36,11 @@ type loopInfo struct {
 	loops []*loop
 }
 
-// analyzeLoops finds the counting loops of f.
+// analyzeLoops finds the counting loops of f among its natural loops.
 func analyzeLoops(f *ssa.Function) *loopInfo {
 	li := &loopInfo{}
-	for _, h := range f.Blocks {
-		var latches []*ssa.BasicBlock
-		for _, p := range h.Preds {
-			if h.Dominates(p) {
-				latches = append(latches, p)
-			}
-		}
-		if len(latches) == 0 {
-			continue
-		}
-		body := map[*ssa.BasicBlock]bool{h: true}
-		work := append([]*ssa.BasicBlock(nil), latches...)
-		for len(work) > 0 {
-			b := work[len(work)-1]
-			work = work[:len(work)-1]
-			if body[b] {
-				continue
-			}
-			body[b] = true
-			work = append(work, b.Preds...)
-		}
-		if l := countingLoop(h, body); l != nil {
+	for _, nl := range naturalLoops(f) {
+		if l := countingLoop(nl.header, nl.body); l != nil {
 			li.loops = append(li.loops, l)
 		}
 	}
