@@ -150,6 +150,15 @@ type Referrer interface {
 	Refs() []Ref
 }
 
+// RandSharer is an Op whose random draws must equal another op's: image
+// and label mixup, for instance, draw the same mixing weight for a sample.
+// Ops that return the same non-empty RandStream draw the same numbers from
+// Sample.Rand for the same sample and epoch, whatever field or position
+// they are at; an empty RandStream keeps the op's own stream.
+type RandSharer interface {
+	RandStream() string
+}
+
 // Ref names another field's value: its value after the first Step ops of
 // its pipeline (Step 1 is the decoded value), or its final value when Step
 // is 0. A referenced value must not be changed in place by a later op of

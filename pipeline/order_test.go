@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/gojit/gojit/dataset"
 	"slices"
 	"testing"
 )
@@ -150,5 +151,33 @@ func TestQuasiRandomWindows(t *testing.T) {
 	}
 	if inPageOrder || inIndexOrder > n/4 {
 		t.Fatalf("QuasiRandom order looks unshuffled: page order %v, %d ascending neighbours", inPageOrder, inIndexOrder)
+	}
+}
+
+type streamOp struct {
+	Op
+	stream string
+}
+
+func (s streamOp) RandStream() string { return s.stream }
+
+// TestRandStream: ops sharing a RandStream draw the same numbers for a
+// sample whatever their field and position; others draw different ones.
+func TestRandStream(t *testing.T) {
+	fields := map[string][]Op{
+		"a": {DecodeImage(), streamOp{RandomFlip(1), "s"}, streamOp{RandomFlip(1), "x"}},
+		"b": {DecodeImage(), RandomFlip(1), streamOp{RandomFlip(1), "s"}},
+	}
+	schema := dataset.Schema{Fields: []dataset.Field{{Name: "a", Kind: dataset.KindImage}, {Name: "b", Kind: dataset.KindImage}}}
+	plans, _, err := buildPlans("test", schema, fields, 7, func(int) ([]int, error) { return []int{4, 4, 3}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := plans[0].steps, plans[1].steps
+	if a[1].key != b[2].key {
+		t.Errorf("ops sharing stream \"s\" have keys %v and %v", a[1].key, b[2].key)
+	}
+	if a[2].key == a[1].key || b[1].key == b[2].key || a[2].key == b[1].key {
+		t.Errorf("keys not distinct: %v %v %v %v", a[1].key, a[2].key, b[1].key, b[2].key)
 	}
 }

@@ -144,6 +144,9 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 		p := &plans[pi]
 		for k, op := range p.ops {
 			p.steps[k] = step{name: op.Name(), key: opKey(seed, p.name, k)}
+			if rs, ok := op.(RandSharer); ok && rs.RandStream() != "" {
+				p.steps[k].key = opKey(seed, "\x00stream "+rs.RandStream(), 0)
+			}
 			r, ok := op.(Referrer)
 			if !ok {
 				continue
