@@ -45,7 +45,7 @@ func (b *Batch) Field(name string) *gojit.Array {
 	if !ok {
 		return nil
 	}
-	v, _, _ := b.slot.arr(b.l.plans[i].final().buf, b.n)
+	v, _ := b.slot.arr(b.l.plans[i].final().buf, b.n)
 	return v
 }
 
@@ -56,7 +56,7 @@ func (b *Batch) Shapes(name string) *gojit.Array {
 	if !ok {
 		return nil
 	}
-	_, sh, _ := b.slot.arr(b.l.plans[i].final().buf, b.n)
+	_, sh := b.slot.arr(b.l.plans[i].final().buf, b.n)
 	return sh
 }
 

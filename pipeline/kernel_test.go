@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -124,23 +125,111 @@ func (brightnessVec) Declare(in State, _ []State) (Decl, error) {
 // TestKernelOnlyRefused: kernel-only ops the loader cannot run are refused
 // with a reason.
 func TestKernelOnlyRefused(t *testing.T) {
-	path := writeTestFile(t, 5, false)
+	path := writeTestFile(t, 5, true)
 	for _, c := range []struct {
-		ops  []Op
-		want string
+		field string
+		ops   []Op
+		want  string
 	}{
-		{[]Op{kernelOnly{Normalize(1, []float32{0, 0, 0}, []float32{1, 1, 1})}, RandomFlip(1)}, "plain Go ops follow it"},
-		{[]Op{kernelOnly{RandomFlip(1)}}, "neither a Run function nor a Kernel"},
+		{"img", []Op{kernelOnly{RandomFlip(1)}}, "neither a Run function nor a Kernel"},
+		{"meta", []Op{DecodeJSON(), kernelOnly{Normalize(1, []float32{0}, []float32{1})}}, "want a decoded array"},
+		{"img", []Op{DecodeImage(), goValueOp{}, kernelOnly{brightness{}}}, "not compilable"},
 	} {
-		_, err := NewLoader(path, Config{BatchSize: 2, Fields: map[string][]Op{"img": c.ops}})
+		_, err := NewLoader(path, Config{BatchSize: 2, Fields: map[string][]Op{c.field: c.ops}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want an error containing %q", c.ops, err, c.want)
 		}
 	}
-	// A plain Go op cannot read a value a kernel computes later.
-	_, err := NewLoader(path, Config{BatchSize: 2, Fields: map[string][]Op{
-		"img": {kernelOnly{Normalize(1, []float32{0, 0, 0}, []float32{1, 1, 1})}}, "id": {areaOp{0}}}})
-	if err == nil || !strings.Contains(err.Error(), "which a kernel computes") {
-		t.Errorf("reference to a kernel's value: %v", err)
+}
+
+// goValueOp turns its input into a Go value (its shape).
+type goValueOp struct{}
+
+func (goValueOp) Name() string { return "goValue" }
+func (goValueOp) Declare(in State, _ []State) (Decl, error) {
+	return Decl{Out: State{GoValue: true}, Memory: &Alloc{GoValue: true}, Run: func(s *Sample) error {
+		s.Out.Go = append([]int{}, s.In.Shape...)
+		return nil
+	}}, nil
+}
+
+// TestStagesMixed: compiled stages anywhere in a pipeline — a compiled op
+// followed by plain Go ops and another compiled stage, a plain Go op
+// reading a compiled value of another field, a compiled op reading a
+// plain Go value — give what the same ops give run in plain Go
+// (NoCompile), with 1 and 2 workers, and the stages and passes are the
+// ones expected.
+func TestStagesMixed(t *testing.T) {
+	path := writeTestFile(t, 45, false)
+	mean, std := []float32{0.5, 0.25, 0.125}, []float32{0.2, 0.3, 0.4}
+	fields := func() map[string][]Op {
+		return map[string][]Op{
+			// compiled (brightness) -> Go (flip) -> compiled (normalize)
+			"img": {DecodeImage(), brightnessGo{}, RandomFlip(0.5), Normalize(1.0/255, mean, std)},
+			// a Go op reading img's final, compiled value
+			"id": {areaOp{0}},
+		}
 	}
+	var ref []byte
+	for _, c := range []struct {
+		workers   int
+		noCompile bool
+	}{{1, true}, {1, false}, {2, false}} {
+		l, err := NewLoader(path, Config{BatchSize: 20, Workers: c.workers, Seed: 3, Order: Random, Fields: fields(), NoCompile: c.noCompile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kinds []string
+		for _, sg := range l.Stages() {
+			kinds = append(kinds, fmt.Sprintf("%s:%d-%d:%v:%d", sg.Field, sg.From, sg.To, sg.Compiled, sg.Pass))
+		}
+		want := "img:0-1:false:0 id:0-1:false:0 img:1-2:true:0 img:2-3:false:1 img:3-4:true:1 id:1-2:false:2"
+		if c.noCompile {
+			want = "img:0-4:false:0 id:0-2:false:0"
+		}
+		if got := strings.Join(kinds, " "); got != want {
+			t.Errorf("workers %d noCompile %v: stages %s, want %s", c.workers, c.noCompile, got, want)
+		}
+		got, _ := epochBytes(t, l, 1, "img", "id")
+		if ref == nil {
+			ref = got
+		} else if !closeFloats(got, ref) {
+			t.Errorf("workers %d noCompile %v: batches differ from plain Go", c.workers, c.noCompile)
+		}
+		l.Close()
+	}
+}
+
+// closeFloats compares two byte strings of batches as float32s within a
+// relative 1e-6 (the bytes of int fields and shapes compare exactly
+// through their float32 bit patterns, which are then equal).
+func closeFloats(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	fa, fb := view[float32](a), view[float32](b)
+	for i := range fa {
+		if fa[i] != fb[i] && math.Abs(float64(fa[i]-fb[i])) > 1e-6*math.Abs(float64(fb[i]))+1e-7 {
+			return false
+		}
+	}
+	return true
+}
+
+// brightnessGo is brightness with a plain Go Run too, so it can be
+// compiled or not.
+type brightnessGo struct{}
+
+func (brightnessGo) Name() string { return "brightness" }
+func (brightnessGo) Declare(in State, _ []State) (Decl, error) {
+	d, err := brightness{}.Declare(in, nil)
+	d.Run = func(s *Sample) error {
+		f := 0.5 + s.Rand().Float32()
+		for i, v := range s.In.Uint8() {
+			s.Out.Float32()[i] = float32(v) * f
+		}
+		copy(s.Out.Shape, s.In.Shape)
+		return nil
+	}
+	return d, err
 }

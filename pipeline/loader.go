@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/gojit/gojit/dataset"
 )
@@ -51,6 +53,11 @@ type Config struct {
 	// Open are options for dataset.Open (dataset.WithPread with a bounded
 	// cache, for instance, for a file larger than memory).
 	Open []dataset.OpenOption
+	// NoCompile runs every op that has a plain Go Run with it, one sample
+	// at a time, instead of compiling it: the reference the compiled
+	// stages are tested against, and the baseline they are measured
+	// against. Ops with only a Kernel are compiled still.
+	NoCompile bool
 }
 
 // ErrClosed is reported by Epoch on a closed Loader.
@@ -93,8 +100,14 @@ type Loader struct {
 	slots  []*slot
 	shard  *shard
 
-	per, nBatches, lastLen int  // samples per rank and epoch; batches; size of the last
-	hasKernels             bool // some field ends in ops run as kernels
+	per, nBatches, lastLen int // samples per rank and epoch; batches; size of the last
+
+	stages []stage // in run order
+	passes int     // the passes of a batch (see step.phase)
+	pars   []int   // per-sample inputs of the compiled ops, by step.par
+
+	readTime, goTime atomic.Int64   // nanoseconds reading; in plain Go stages (reads included)
+	timing           []atomic.Int64 // nanoseconds in each compiled stage
 
 	workers []*worker
 	free    chan int // slots the workers may fill, in order (see dispatch)
@@ -164,7 +177,7 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 		return nil, fmt.Errorf("pipeline: %s: no samples to load (the file has %d, Indices %d)", path, n, len(cfg.Indices))
 	}
 	schema := r.Schema()
-	plans, bufs, err := buildPlans(path, schema, cfg.Fields, cfg.Seed, func(f int) ([]int, error) {
+	plans, bufs, err := buildPlans(path, schema, cfg.Fields, cfg.Seed, cfg.NoCompile, func(f int) ([]int, error) {
 		// The file's descriptors record every field's maxima (checked by
 		// Open against every sample), so nothing is read to size buffers.
 		return r.Maxima(f).Shape, nil
@@ -173,9 +186,10 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 		return nil, err
 	}
 	l := &Loader{path: path, r: r, cfg: cfg, plans: plans, bufs: bufs, byName: map[string]int{}}
-	for _, p := range plans {
-		l.hasKernels = l.hasKernels || p.tail < len(p.steps)
+	if err := l.buildStages(); err != nil {
+		return nil, err
 	}
+	l.timing = make([]atomic.Int64, len(l.stages))
 	for i, p := range plans {
 		l.byName[p.name] = i
 	}
@@ -203,6 +217,29 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 		l.workers = append(l.workers, l.newWorker())
 	}
 	return l, nil
+}
+
+// Timings is where a Loader's time went, summed over its workers and
+// batches since it was made (see Loader.Timings).
+type Timings struct {
+	// Read is the time spent reading stored bytes.
+	Read time.Duration
+	// Go is the time in plain Go stages, reading excluded: decoding and
+	// the ops that are not compiled.
+	Go time.Duration
+	// Compiled is the time in each stage (indexed as Loader.Stages; zero
+	// for the plain Go stages).
+	Compiled []time.Duration
+}
+
+// Timings returns where the loader's time went so far.
+func (l *Loader) Timings() Timings {
+	r := time.Duration(l.readTime.Load())
+	t := Timings{Read: r, Go: time.Duration(l.goTime.Load()) - r}
+	for i := range l.timing {
+		t.Compiled = append(t.Compiled, time.Duration(l.timing[i].Load()))
+	}
+	return t
 }
 
 // Len returns the number of batches per epoch on this rank.
@@ -416,14 +453,15 @@ func (l *Loader) run(ctx context.Context, cancel context.CancelFunc, first, coun
 				}
 				s := l.slots[j.slot]
 				if ctx.Err() == nil {
-					if at, err := w.fill(ctx, s, j.lo, j.hi); err != nil {
+					if at, err := w.fill(ctx, s, 0, j.lo, j.hi); err != nil {
 						s.setErr(at, err)
 					}
 				}
 				if s.pending.Add(-1) == 0 {
-					// The last worker of a batch runs its compiled tails.
-					if l.hasKernels && ctx.Err() == nil && s.firstErr() == nil {
-						if err := l.kernels(s); err != nil {
+					// The last worker of a batch runs its compiled stages
+					// (and any later pass).
+					if ctx.Err() == nil && s.firstErr() == nil {
+						if err := w.finish(ctx, s); err != nil {
 							s.setErr(0, err)
 						}
 					}

@@ -24,10 +24,16 @@ type State struct {
 	// no larger than Shape; each sample's own shape travels beside it.
 	Variable bool
 	// Compilable means the value is a dense array in batch memory that a
-	// compiled stage (the next issue's stage compiler) may read. Decoders
-	// of array fields produce compilable values; a Go value is never
+	// compiled stage may read. Decoders of array fields produce compilable
+	// values, and so does every compiled op; a Go value is never
 	// compilable.
 	Compilable bool
+	// Side is how many float32 side values travel with each sample's
+	// array (Value.Side): values a plain Go op computes beside its output
+	// for the ops after it, such as the crop box of a decoder that decoded
+	// only the region around it. They reach a compiled op through its
+	// Kernel's Draw (Sample.In.Side).
+	Side int
 	// GoValue means the value is a Go value (Value.Go), not an array:
 	// decoded JSON, for instance. DType and Shape are then unused.
 	GoValue bool
@@ -100,17 +106,20 @@ type Decl struct {
 	// Run is the op as plain Go over one sample.
 	Run func(s *Sample) error
 	// Kernel, when non-nil, describes the op for the stage compiler, which
-	// fuses the compilable ops of a field into one kernel per batch; Run,
-	// when given too, is the reference the kernel is tested against. An op
-	// without Run is run as its own kernel over the batch (see the package
-	// documentation for the rules it must follow until the stage compiler
-	// lands).
+	// fuses consecutive compiled ops of a field into one function per
+	// batch. An op with a Kernel is compiled when its input is
+	// Compilable (and Config.NoCompile is not set); its Run, when given
+	// too, is then the reference the kernel is tested against, and what
+	// runs otherwise. An op without Run must be compiled.
 	Kernel *Kernel
 }
 
 // Kernel describes a compilable op for the stage compiler: a function
 // that records the op over the whole batch with gojit's tensor operations,
-// and the per-sample values it needs as kernel inputs.
+// and the per-sample values it needs as kernel inputs. The stage compiler
+// calls the Trace functions of a stage's ops one after the other, each on
+// the previous one's result, and compiles the composition into one
+// function: values between two ops of a stage never reach memory.
 type Kernel struct {
 	// Name identifies the op in dumps and in the compile cache's key.
 	Name string
@@ -120,12 +129,18 @@ type Kernel struct {
 	// choices, crop boxes); they reach Trace as a [batch, PerSample] tensor.
 	PerSample int
 	// Draw fills one sample's kernel inputs, drawing random values from
-	// s.Rand() exactly as Run does, so compiled and plain Go agree.
+	// s.Rand() exactly as Run does, so compiled and plain Go agree. It runs
+	// with the plain Go ops, before the stage: s.In is the sample's value
+	// at the start of the op's stage (its Shape and Side are set; its Data
+	// must not be read), and s.Out is empty.
 	Draw func(s *Sample, dst []float32)
 	// Trace records the op: x is the batch [batch, Shape...] of the input
 	// state's maximum shape, shapes the [batch, rank] Int32 tensor of each
-	// sample's own shape, params the per-sample values, refs the referenced
-	// values in the order of Refs. It returns the batch output.
+	// sample's own shape (for a variable-size input; a compiled op's
+	// variable-size output keeps its input's shape), params the per-sample
+	// values ([batch, PerSample], nil without them), refs the referenced
+	// values in the order of Refs. It returns the batch output, of the
+	// declared output's dtype and [batch, Shape...].
 	Trace func(x, shapes, params *gojit.Tensor, refs []*gojit.Tensor) *gojit.Tensor
 }
 
@@ -203,6 +218,8 @@ type Value struct {
 	// prod(Shape) elements come first, whatever the maximum shape.
 	Data []byte
 	Go   any
+	// Side holds the value's side values (State.Side of them).
+	Side []float32
 }
 
 // Elems returns prod(Shape).
@@ -287,18 +304,27 @@ func opKey(seed int64, field string, pos int) philox.Key {
 	return philox.Key{w[0], w[1]}
 }
 
-// checkDecl checks what an op declared against its input.
-func checkDecl(in State, d Decl) error {
-	if d.Run == nil {
-		if d.Kernel == nil || d.Kernel.Trace == nil {
-			return fmt.Errorf("declares neither a Run function nor a Kernel with a Trace function")
-		}
-		if err := checkKernelOnly(in, d); err != nil {
-			return err
-		}
-	}
+// checkDecl checks what an op declared against its input; compiled says
+// the op will run as part of a compiled stage.
+func checkDecl(in State, d Decl, compiled bool) error {
 	if d.Out.Stored != nil {
 		return fmt.Errorf("declares a stored (undecoded) output")
+	}
+	if d.Out.Side < 0 {
+		return fmt.Errorf("declares %d side values", d.Out.Side)
+	}
+	if compiled {
+		return checkCompiled(in, d)
+	}
+	if d.Run == nil {
+		switch {
+		case d.Kernel == nil || d.Kernel.Trace == nil:
+			return fmt.Errorf("declares neither a Run function nor a Kernel with a Trace function")
+		case in.Stored != nil:
+			return fmt.Errorf("has only a Kernel but its input is the stored field: a decoder needs a Run function")
+		default:
+			return fmt.Errorf("has only a Kernel but its input %s is not compilable (a Go value, or the output of a plain Go op that does not declare it Compilable)", in)
+		}
 	}
 	if d.Memory == nil {
 		if in.Stored != nil {
@@ -315,6 +341,9 @@ func checkDecl(in State, d Decl) error {
 		}
 		if !d.Out.GoValue && d.Out.DType != in.DType {
 			return fmt.Errorf("works in place but changes the dtype from %s to %s", in.DType, d.Out.DType)
+		}
+		if d.Out.Side != in.Side {
+			return fmt.Errorf("works in place but changes the side values from %d to %d", in.Side, d.Out.Side)
 		}
 		return nil
 	}
@@ -340,28 +369,31 @@ func checkDecl(in State, d Decl) error {
 	return nil
 }
 
-// checkKernelOnly checks an op the loader runs as a kernel over the batch.
-func checkKernelOnly(in State, d Decl) error {
+// checkCompiled checks an op that runs in a compiled stage: the stage
+// compiler allocates the memory of its output when it needs it, from the
+// declared output state.
+func checkCompiled(in State, d Decl) error {
 	k := d.Kernel
 	switch {
-	case in.Stored != nil:
-		return fmt.Errorf("is a kernel-only op but its input is the stored field: a decoder needs a Run function")
 	case in.GoValue || d.Out.GoValue:
-		return fmt.Errorf("is a kernel-only op over a Go value")
-	case !in.Compilable:
-		return fmt.Errorf("is a kernel-only op but its input %s is not compilable", in)
-	case d.Memory == nil:
-		return fmt.Errorf("is a kernel-only op working in place: a kernel writes its own memory")
-	case !slices.Equal(d.Memory.Shape, d.Out.Shape):
-		return fmt.Errorf("is a kernel-only op whose memory shape %v differs from its output shape %v", d.Memory.Shape, d.Out.Shape)
+		return fmt.Errorf("is a compiled op over a Go value")
+	case !validDType(d.Out.DType):
+		return fmt.Errorf("declares an output of invalid dtype %d", d.Out.DType)
 	case d.Out.Variable && len(d.Out.Shape) != len(in.Shape):
-		return fmt.Errorf("is a kernel-only op with a variable-size output of another rank than its input: each sample keeps its input's shape")
+		return fmt.Errorf("is a compiled op with a variable-size output of another rank than its input: each sample keeps its input's shape")
+	case d.Out.Side != 0:
+		return fmt.Errorf("is a compiled op declaring side values, which only plain Go ops produce")
 	case k.PerSample < 0 || (k.PerSample > 0) != (k.Draw != nil):
-		return fmt.Errorf("is a kernel-only op with PerSample %d and Draw %v: want both or neither", k.PerSample, k.Draw != nil)
+		return fmt.Errorf("is a compiled op with PerSample %d and Draw %v: want both or neither", k.PerSample, k.Draw != nil)
+	}
+	for _, x := range d.Out.Shape {
+		if x < 0 {
+			return fmt.Errorf("declares a negative output shape %v", d.Out.Shape)
+		}
 	}
 	return nil
 }
 
 func validDType(dt gojit.DType) bool {
-	return slices.Contains([]gojit.DType{gojit.Bool, gojit.Uint8, gojit.Int32, gojit.Int64, gojit.Float32, gojit.Float64}, dt)
+	return slices.Contains([]gojit.DType{gojit.Bool, gojit.Uint8, gojit.Int32, gojit.Int64, gojit.Float16, gojit.Float32, gojit.Float64}, dt)
 }

@@ -169,7 +169,7 @@ func TestRandStream(t *testing.T) {
 		"b": {DecodeImage(), RandomFlip(1), streamOp{RandomFlip(1), "s"}},
 	}
 	schema := dataset.Schema{Fields: []dataset.Field{{Name: "a", Kind: dataset.KindImage}, {Name: "b", Kind: dataset.KindImage}}}
-	plans, _, err := buildPlans("test", schema, fields, 7, func(int) ([]int, error) { return []int{4, 4, 3}, nil })
+	plans, _, err := buildPlans("test", schema, fields, 7, false, func(int) ([]int, error) { return []int{4, 4, 3}, nil })
 	if err != nil {
 		t.Fatal(err)
 	}

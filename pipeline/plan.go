@@ -16,12 +16,21 @@ type step struct {
 	run  func(*Sample) error
 	in   State
 	out  State
-	buf  int      // the buffer holding the output
+	buf  int      // the buffer holding the output; -1 inside a compiled stage
 	refs []refLoc // the referenced values
 	key  philox.Key
 
-	kernel *Kernel     // an op without Run: run by kernel, over the batch
-	fn     *gojit.Func // its Trace, compiled
+	// A compiled op (kernel != nil) runs in compiled stage stage, fused
+	// with its neighbours; par is the index of its per-sample inputs'
+	// storage (Kernel.Draw) or -1.
+	kernel *Kernel
+	stage  int
+	par    int
+	// phase is the pass of the batch in which the step runs: the loader
+	// runs every field's plain Go ops of pass 0 on each sample, then the
+	// compiled stages of pass 0 over the batch, then the plain Go ops of
+	// pass 1, and so on. Most pipelines have one pass.
+	phase int
 }
 
 // refLoc locates a referenced value: the output of step of plan.
@@ -33,7 +42,6 @@ type plan struct {
 	field int // index in the schema
 	ops   []Op
 	steps []step
-	tail  int // steps[tail:] are kernel-only ops, run over the batch
 	// direct: the decoder's value is the stored bytes, read straight into
 	// its memory.
 	direct bool
@@ -47,6 +55,7 @@ type buffer struct {
 	alloc Alloc
 	rank  int
 	per   int // bytes per sample
+	side  int // side values per sample
 }
 
 // storedState returns the state of a field's stored bytes: the dtype and
@@ -99,7 +108,7 @@ type Decoder interface {
 
 // buildPlans declares every field's ops in dependency order and assigns
 // their memory to buffers.
-func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed int64, maxOf func(field int) ([]int, error)) ([]plan, []buffer, error) {
+func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed int64, noCompile bool, maxOf func(field int) ([]int, error)) ([]plan, []buffer, error) {
 	fail := func(format string, a ...any) ([]plan, []buffer, error) {
 		return nil, nil, fmt.Errorf("pipeline: %s: %s", path, fmt.Sprintf(format, a...))
 	}
@@ -180,6 +189,9 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 	}
 
 	var bufs []buffer
+	// Declare every op, in dependency order, and decide which run
+	// compiled: an op with a Kernel whose input is compilable (unless
+	// noCompile, when it has a Run too).
 	for _, pi := range order {
 		p := &plans[pi]
 		f := &schema.Fields[p.field]
@@ -199,42 +211,59 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 				refStates[j] = plans[r.plan].steps[r.step].out
 			}
 			d, err := declare(op, in, refStates)
+			compiled := false
 			if err == nil {
-				err = checkDecl(in, d)
+				compiled = d.Kernel != nil && d.Kernel.Trace != nil && in.Compilable && (d.Run == nil || !noCompile)
+				err = checkDecl(in, d, compiled)
 			}
 			if err != nil {
 				return fail("field %q: op %d (%s) given %s: %v", p.name, k, op.Name(), in, err)
 			}
-			st.run, st.in, st.out = d.Run, in, d.Out
-			if d.Run == nil {
-				if len(st.refs) > 0 {
-					return fail("field %q: op %d (%s) is a kernel-only op with references, which only the stage compiler will run", p.name, k, op.Name())
-				}
-				if st.fn, err = compileKernel(d.Kernel); err != nil {
-					return fail("field %q: op %d (%s): %v", p.name, k, op.Name(), err)
-				}
+			st.run, st.in, st.out, st.par, st.buf = d.Run, in, d.Out, -1, -1
+			if compiled {
 				st.kernel = d.Kernel
-			}
-			if d.Memory == nil {
-				st.buf = p.steps[k-1].buf
+				st.out.Compilable = true
+			} else if d.Memory == nil {
+				st.buf = -3 // in place: the previous step's, resolved below
 			} else {
-				a := *d.Memory
-				a.Shape = slices.Clone(a.Shape)
-				st.buf = len(bufs)
-				bufs = append(bufs, buffer{alloc: a, rank: len(a.Shape), per: a.Bytes()})
+				st.buf = newBuffer(&bufs, *d.Memory, d.Out.Side)
 			}
-			in = d.Out
+			in = st.out
 		}
 		if d, ok := p.ops[0].(decoder); ok {
 			p.direct = d.direct || rawImage(d, f)
 		}
-		p.tail = len(p.steps)
-		for p.tail > 0 && p.steps[p.tail-1].kernel != nil {
-			p.tail--
+	}
+	// A compiled op's output reaches memory (a buffer) when it ends its
+	// stage or the pipeline, or another stage or plain Go op reads it.
+	for _, p := range plans {
+		for k := range p.steps {
+			st := &p.steps[k]
+			if st.kernel != nil && (k == len(p.steps)-1 || p.steps[k+1].kernel == nil) {
+				st.buf = -2 // materialize; assigned below
+			}
 		}
-		for k := range p.steps[:p.tail] {
-			if p.steps[k].kernel != nil {
-				return fail("field %q: op %d (%s) has only a kernel but plain Go ops follow it; until the stage compiler, kernel-only ops must end a field's pipeline", p.name, k, p.steps[k].name)
+	}
+	for pi := range plans {
+		for k := range plans[pi].steps {
+			st := &plans[pi].steps[k]
+			for _, r := range st.refs {
+				q := &plans[r.plan].steps[r.step]
+				// A ref within the same stage is a value of the trace.
+				if q.kernel != nil && !(r.plan == pi && st.kernel != nil && sameStage(plans[pi].steps, r.step, k)) {
+					q.buf = -2
+				}
+			}
+		}
+	}
+	for pi := range plans {
+		for k := range plans[pi].steps {
+			st := &plans[pi].steps[k]
+			if st.buf == -2 {
+				st.buf = newBuffer(&bufs, Alloc{DType: st.out.DType, Shape: st.out.Shape}, 0)
+			}
+			if st.buf == -3 {
+				st.buf = plans[pi].steps[k-1].buf
 			}
 		}
 	}
@@ -244,18 +273,18 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 		for k, st := range p.steps {
 			for _, r := range st.refs {
 				q := &plans[r.plan]
-				if r.step >= q.tail {
-					return fail("field %q: op %d (%s) references step %d of field %q, which a kernel computes over the whole batch after the plain Go ops", p.name, k, st.name, r.step+1, q.name)
-				}
 				for t := r.step + 1; t < len(q.steps); t++ {
 					// Another field's pipeline runs whole before this one;
 					// in this field's own, only the ops before k matter.
-					if q.steps[t].buf == q.steps[r.step].buf && (r.plan != pi || t < k) {
+					if q.steps[r.step].buf >= 0 && q.steps[t].buf == q.steps[r.step].buf && (r.plan != pi || t < k) {
 						return fail("field %q: op %d (%s) references step %d of field %q, whose memory op %d (%s) rewrites in place", p.name, k, st.name, r.step+1, q.name, t, q.steps[t].name)
 					}
 				}
 			}
 		}
+	}
+	if err := assignPhases(plans, order); err != nil {
+		return fail("%v", err)
 	}
 	sorted := make([]plan, len(order))
 	remap := make([]int, len(plans))
@@ -273,14 +302,80 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 	return sorted, bufs, nil
 }
 
-// compileKernel wraps a kernel's Trace for gojit.Compile: its arguments
-// are the batch, the samples' shapes and, if it has any, its per-sample
-// inputs.
-func compileKernel(k *Kernel) (*gojit.Func, error) {
-	if k.PerSample > 0 {
-		return gojit.Compile(func(x, shapes, params *gojit.Tensor) *gojit.Tensor { return k.Trace(x, shapes, params, nil) })
+// newBuffer appends a buffer for alloc (with side values) and returns
+// its index.
+func newBuffer(bufs *[]buffer, a Alloc, side int) int {
+	a.Shape = slices.Clone(a.Shape)
+	*bufs = append(*bufs, buffer{alloc: a, rank: len(a.Shape), per: a.Bytes(), side: side})
+	return len(*bufs) - 1
+}
+
+// sameStage reports whether steps a < b are compiled ops of one stage: no
+// plain Go op between them.
+func sameStage(steps []step, a, b int) bool {
+	for t := a; t <= b; t++ {
+		if steps[t].kernel == nil {
+			return false
+		}
 	}
-	return gojit.Compile(func(x, shapes *gojit.Tensor) *gojit.Tensor { return k.Trace(x, shapes, nil, nil) })
+	return true
+}
+
+// assignPhases gives every step the pass it runs in: a plain Go op runs
+// in the pass after the last compiled stage it depends on (through its
+// field's previous ops or its references), a compiled stage in the pass
+// of the latest plain Go op or stage it depends on. plans are visited in
+// dependency order, so referenced steps are assigned first.
+func assignPhases(plans []plan, order []int) error {
+	for _, pi := range order {
+		p := &plans[pi]
+		for k := 0; k < len(p.steps); {
+			if p.steps[k].kernel == nil {
+				st := &p.steps[k]
+				ph := 0
+				if k > 0 {
+					prev := &p.steps[k-1]
+					ph = prev.phase
+					if prev.kernel != nil {
+						ph++
+					}
+				}
+				for _, r := range st.refs {
+					q := &plans[r.plan].steps[r.step]
+					if q.kernel != nil {
+						ph = max(ph, q.phase+1)
+					} else {
+						ph = max(ph, q.phase)
+					}
+				}
+				st.phase = ph
+				k++
+				continue
+			}
+			// A stage: steps[k:e] are compiled.
+			e := k
+			for e < len(p.steps) && p.steps[e].kernel != nil {
+				e++
+			}
+			ph := 0
+			if k > 0 {
+				ph = p.steps[k-1].phase
+			}
+			for t := k; t < e; t++ {
+				for _, r := range p.steps[t].refs {
+					if r.plan == pi && r.step >= k {
+						continue // a value of the stage itself
+					}
+					ph = max(ph, plans[r.plan].steps[r.step].phase)
+				}
+			}
+			for t := k; t < e; t++ {
+				p.steps[t].phase = ph
+			}
+			k = e
+		}
+	}
+	return nil
 }
 
 func firstOp(ops []Op) Op {

@@ -9,18 +9,18 @@ import (
 )
 
 // slot is one batch's memory: per buffer, the samples' values, their
-// shapes, and (for the compiled tail of a field) the kernels' per-sample
-// inputs, with arrays over them for a full batch and for the last, shorter
-// one.
+// shapes and side values, and the compiled ops' per-sample inputs, with
+// arrays over them for a full batch and for the last, shorter one.
 type slot struct {
-	data   [][]byte  // BatchSize * per bytes
-	shapes [][]int   // BatchSize * rank
-	shp32  [][]int32 // the same shapes as Int32, for Batch.Shapes and kernels
-	gov    [][]any   // Go values
+	data   [][]byte    // BatchSize * per bytes
+	shapes [][]int     // BatchSize * rank
+	shp32  [][]int32   // the same shapes as Int32, for Batch.Shapes and kernels
+	side   [][]float32 // BatchSize * side
+	gov    [][]any     // Go values
 
 	arrs, tails      []*gojit.Array // the values
 	shpFull, shpTail []*gojit.Array // the shapes
-	params           [][]float32    // kernels' per-sample inputs (Kernel.Draw)
+	params           [][]float32    // compiled ops' per-sample inputs (Kernel.Draw), by step.par
 	parFull, parTail []*gojit.Array
 
 	batch   Batch
@@ -36,23 +36,14 @@ func (l *Loader) newSlot() *slot {
 	s := &slot{done: make(chan struct{}, 1)}
 	s.batch.slot = s
 	s.batch.l = l
-	per := make([]int, len(l.bufs)) // kernels' per-sample inputs, by buffer
-	for _, p := range l.plans {
-		for _, st := range p.steps {
-			if st.kernel != nil {
-				per[st.buf] = st.kernel.PerSample
-			}
-		}
-	}
-	for bi, b := range l.bufs {
+	for _, b := range l.bufs {
 		var (
 			gov                       []any
 			data                      []byte
 			arr, tail, shFull, shTail *gojit.Array
 			shapes                    []int
 			sh32                      []int32
-			par                       []float32
-			parFull, parTail          *gojit.Array
+			side                      []float32
 		)
 		if b.alloc.GoValue {
 			gov = make([]any, B)
@@ -63,26 +54,51 @@ func (l *Loader) newSlot() *slot {
 			shapes = make([]int, B*b.rank)
 			sh32 = make([]int32, B*b.rank)
 			shFull, shTail = gojit.FromInt32(sh32, B, b.rank), gojit.FromInt32(sh32[:T*b.rank], T, b.rank)
-			if k := per[bi]; k > 0 {
-				par = make([]float32, B*k)
-				parFull, parTail = gojit.FromFloat32(par, B, k), gojit.FromFloat32(par[:T*k], T, k)
+			side = make([]float32, B*b.side)
+		}
+		s.gov, s.data, s.shapes, s.shp32, s.side = append(s.gov, gov), append(s.data, data), append(s.shapes, shapes), append(s.shp32, sh32), append(s.side, side)
+		s.arrs, s.tails, s.shpFull, s.shpTail = append(s.arrs, arr), append(s.tails, tail), append(s.shpFull, shFull), append(s.shpTail, shTail)
+	}
+	for _, k := range l.pars {
+		par := make([]float32, B*k)
+		s.params = append(s.params, par)
+		s.parFull, s.parTail = append(s.parFull, gojit.FromFloat32(par, B, k)), append(s.parTail, gojit.FromFloat32(par[:T*k], T, k))
+	}
+	// A compiled op's fixed-size output has the same shape in every batch.
+	for _, p := range l.plans {
+		for _, st := range p.steps {
+			if st.kernel == nil || st.buf < 0 || st.out.Variable {
+				continue
+			}
+			r := l.bufs[st.buf].rank
+			for j := range B {
+				for d, x := range st.out.Shape {
+					s.shapes[st.buf][j*r+d] = x
+					s.shp32[st.buf][j*r+d] = int32(x)
+				}
 			}
 		}
-		s.gov, s.data, s.shapes, s.shp32 = append(s.gov, gov), append(s.data, data), append(s.shapes, shapes), append(s.shp32, sh32)
-		s.arrs, s.tails, s.shpFull, s.shpTail = append(s.arrs, arr), append(s.tails, tail), append(s.shpFull, shFull), append(s.shpTail, shTail)
-		s.params, s.parFull, s.parTail = append(s.params, par), append(s.parFull, parFull), append(s.parTail, parTail)
 	}
 	s.batch.indices = make([]int, B)
 	return s
 }
 
-// arr returns buffer b's values, shapes and kernel inputs as arrays for a
-// batch of n samples (BatchSize, or the last batch's size).
-func (s *slot) arr(b, n int) (vals, shapes, params *gojit.Array) {
+// arr returns buffer b's values and shapes as arrays for a batch of n
+// samples (BatchSize, or the last batch's size).
+func (s *slot) arr(b, n int) (vals, shapes *gojit.Array) {
 	if n == len(s.batch.indices) {
-		return s.arrs[b], s.shpFull[b], s.parFull[b]
+		return s.arrs[b], s.shpFull[b]
 	}
-	return s.tails[b], s.shpTail[b], s.parTail[b]
+	return s.tails[b], s.shpTail[b]
+}
+
+// par returns the per-sample inputs of storage i as an array for a batch
+// of n samples.
+func (s *slot) par(i, n int) *gojit.Array {
+	if n == len(s.batch.indices) {
+		return s.parFull[i]
+	}
+	return s.parTail[i]
 }
 
 // bytesOf views an array's elements as bytes.
@@ -100,6 +116,8 @@ func bytesOf(a *gojit.Array) []byte {
 	case []int32:
 		p = unsafe.Pointer(unsafe.SliceData(d))
 	case []int64:
+		p = unsafe.Pointer(unsafe.SliceData(d))
+	case []gojit.F16:
 		p = unsafe.Pointer(unsafe.SliceData(d))
 	case []float32:
 		p = unsafe.Pointer(unsafe.SliceData(d))
@@ -125,6 +143,8 @@ func prefix(a *gojit.Array, n int, shape []int) *gojit.Array {
 		return gojit.FromInt32(d[:k], sh...)
 	case []int64:
 		return gojit.FromInt64(d[:k], sh...)
+	case []gojit.F16:
+		return gojit.FromFloat16(d[:k], sh...)
 	case []float32:
 		return gojit.FromFloat32(d[:k], sh...)
 	case []float64:
@@ -158,6 +178,9 @@ func (l *Loader) value(s *slot, b, j int, trim bool) Value {
 	}
 	v := Value{DType: bf.alloc.DType, Shape: s.shapes[b][j*bf.rank : (j+1)*bf.rank : (j+1)*bf.rank]}
 	v.Data = s.data[b][j*bf.per : (j+1)*bf.per : (j+1)*bf.per]
+	if bf.side > 0 {
+		v.Side = s.side[b][j*bf.side : (j+1)*bf.side : (j+1)*bf.side]
+	}
 	if trim {
 		v.Data = v.Data[:v.Elems()*bf.alloc.DType.Size()]
 	}

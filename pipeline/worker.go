@@ -3,8 +3,8 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"time"
 
-	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/dataset"
 )
 
@@ -31,18 +31,21 @@ func (l *Loader) newWorker() *worker {
 	return w
 }
 
-// fill runs every field's pipeline on samples lo..hi-1 of slot s and
-// returns the first failing sample's position and error.
-func (w *worker) fill(ctx context.Context, s *slot, lo, hi int) (int, error) {
+// fill runs the plain Go ops of the given pass of every field's pipeline
+// on samples lo..hi-1 of slot s and returns the first failing sample's
+// position and error.
+func (w *worker) fill(ctx context.Context, s *slot, pass, lo, hi int) (int, error) {
 	l := w.l
 	b := &s.batch
+	t0 := time.Now()
+	defer func() { l.goTime.Add(int64(time.Since(t0))) }()
 	for j := lo; j < hi; j++ {
 		if ctx.Err() != nil {
 			return j, nil
 		}
 		idx := b.indices[j]
 		for pi := range l.plans {
-			if err := w.sample(s, &l.plans[pi], pi, j, idx, b.epoch); err != nil {
+			if err := w.sample(s, &l.plans[pi], pi, pass, j, idx, b.epoch); err != nil {
 				return j, err
 			}
 		}
@@ -50,13 +53,13 @@ func (w *worker) fill(ctx context.Context, s *slot, lo, hi int) (int, error) {
 	return hi, nil
 }
 
-// sample runs plan p on sample idx, the j-th of slot s.
-func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
+// read reads sample idx's stored bytes of plan p's field.
+func (w *worker) read(s *slot, p *plan, pi, j, idx int) ([]byte, error) {
 	l := w.l
-	smp := &w.s
-	var err error
+	t0 := time.Now()
 	m := &w.metas[pi]
 	var raw []byte
+	var err error
 	if p.direct {
 		// The decoded value is the stored bytes: read them straight into
 		// the decoder's memory (the decoder then skips its copy).
@@ -65,20 +68,50 @@ func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
 		raw, err = l.r.AppendRawInto(w.scratch[:0], idx, p.field, m)
 		w.scratch = raw
 	}
-	smp.Meta = *m
+	l.readTime.Add(int64(time.Since(t0)))
 	if err != nil {
-		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: opRead, Err: err}
+		return nil, &SampleError{Path: l.path, Index: idx, Field: p.name, Op: opRead, Err: err}
 	}
-	smp.Index, smp.Epoch, smp.Raw = idx, epoch, raw
-	in := Value{}
-	for k := range p.steps[:p.tail] {
+	return raw, nil
+}
+
+// sample runs the plain Go ops of the given pass of plan p on sample idx,
+// the j-th of slot s, and the Draw functions of the compiled ops of the
+// stages that follow them in that pass.
+func (w *worker) sample(s *slot, p *plan, pi, pass, j, idx, epoch int) error {
+	l := w.l
+	smp := &w.s
+	for k := range p.steps {
 		st := &p.steps[k]
-		out := l.value(s, st.buf, j, false)
-		if k > 0 && st.buf == p.steps[k-1].buf {
-			out.Shape = in.Shape // in place
-		} else if !st.out.GoValue {
-			copy(out.Shape, st.out.Shape)
+		if st.phase != pass {
+			continue
 		}
+		if st.kernel != nil {
+			if n := st.kernel.PerSample; n > 0 {
+				if err := w.draw(s, p, k, j, idx, epoch); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		var in Value
+		if k == 0 {
+			raw, err := w.read(s, p, pi, j, idx)
+			if err != nil {
+				return err
+			}
+			smp.Raw, smp.Meta = raw, w.metas[pi]
+		} else {
+			in = l.value(s, p.steps[k-1].buf, j, true)
+			smp.Raw = nil
+		}
+		out := l.value(s, st.buf, j, false)
+		if k == 0 || st.buf != p.steps[k-1].buf {
+			if !st.out.GoValue {
+				copy(out.Shape, st.out.Shape)
+			}
+		}
+		smp.Index, smp.Epoch = idx, epoch
 		smp.In, smp.Out = in, out
 		smp.Refs = w.refs[:len(st.refs)]
 		for r, loc := range st.refs {
@@ -90,12 +123,12 @@ func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
 		}
 		if st.out.GoValue {
 			s.gov[st.buf][j] = smp.Out.Go
-			in = Value{Go: smp.Out.Go}
 			continue
 		}
 		out = smp.Out
+		bf := &l.bufs[st.buf]
 		for d, x := range out.Shape {
-			if x < 0 || x > l.bufs[st.buf].alloc.Shape[d] && st.out.Variable || !st.out.Variable && x != st.out.Shape[d] {
+			if x < 0 || x > bf.alloc.Shape[d] && st.out.Variable || !st.out.Variable && x != st.out.Shape[d] {
 				return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k,
 					Err: fmt.Errorf("produced shape %v, outside its declared %s", out.Shape, st.out)}
 			}
@@ -105,65 +138,63 @@ func (w *worker) sample(s *slot, p *plan, pi, j, idx, epoch int) error {
 			return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k,
 				Err: fmt.Errorf("produced shape %v, larger than its memory", out.Shape)}
 		}
-		in = out
-		in.Data = out.Data[:used]
-	}
-	// The value of the last plain Go op (the field's value, or the input
-	// of its compiled tail): clear the memory past it, so a batch's
-	// content is a function of its samples only, and publish its shape.
-	if last := &p.steps[p.tail-1]; !last.out.GoValue {
-		bf := &l.bufs[last.buf]
-		full := l.value(s, last.buf, j, false)
-		clear(full.Data[len(in.Data):])
-		sh := s.shp32[last.buf][j*bf.rank : (j+1)*bf.rank]
-		for d, x := range in.Shape {
+		sh := s.shp32[st.buf][j*bf.rank : (j+1)*bf.rank]
+		for d, x := range out.Shape {
 			sh[d] = int32(x)
 		}
-	}
-	// The compiled tail's per-sample inputs.
-	for k := p.tail; k < len(p.steps); k++ {
-		st := &p.steps[k]
-		if n := st.kernel.PerSample; n > 0 {
-			smp.In, smp.Out, smp.Refs = in, Value{}, nil
-			smp.rand.reset(st.key, idx, epoch)
-			dst := s.params[st.buf][j*n : (j+1)*n]
-			if err := call(func(smp *Sample) error { st.kernel.Draw(smp, dst); return nil }, smp); err != nil {
-				return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k, Err: fmt.Errorf("kernel input (Draw): %w", err)}
-			}
+		// The value a compiled stage or the user reads: clear the memory
+		// past it, so a batch's content is a function of its samples only.
+		if k == len(p.steps)-1 || p.steps[k+1].kernel != nil {
+			clear(out.Data[used:])
 		}
 	}
 	return nil
 }
 
-// kernels runs the compiled tails of the fields' pipelines on a filled
-// batch: each op's kernel once over the whole batch.
-func (l *Loader) kernels(s *slot) error {
-	n := s.batch.n
-	for pi := range l.plans {
-		p := &l.plans[pi]
-		prev := p.steps[p.tail-1].buf
-		for k := p.tail; k < len(p.steps); k++ {
-			st := &p.steps[k]
-			x, shapes, _ := s.arr(prev, n)
-			out, _, params := s.arr(st.buf, n) // params belong to the op's own buffer
-			args := []any{x, shapes}
-			if st.kernel.PerSample > 0 {
-				args = append(args, params)
+// draw fills the per-sample inputs of compiled op k of plan p for sample
+// idx, the j-th of slot s.
+func (w *worker) draw(s *slot, p *plan, k, j, idx, epoch int) error {
+	l := w.l
+	st := &p.steps[k]
+	smp := &w.s
+	n := st.kernel.PerSample
+	// The value at the start of the op's stage.
+	from := k
+	for from > 0 && p.steps[from-1].kernel != nil {
+		from--
+	}
+	smp.Index, smp.Epoch, smp.Raw = idx, epoch, nil
+	smp.In, smp.Out, smp.Refs = l.value(s, p.steps[from-1].buf, j, true), Value{}, nil
+	smp.rand.reset(st.key, idx, epoch)
+	dst := s.params[st.par][j*n : (j+1)*n]
+	if err := call(func(smp *Sample) error { st.kernel.Draw(smp, dst); return nil }, smp); err != nil {
+		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k, Err: fmt.Errorf("kernel input (Draw): %w", err)}
+	}
+	return nil
+}
+
+// finish runs what is left of a batch once every worker has run the plain
+// Go ops of pass 0 on its samples: the compiled stages of pass 0, then
+// each later pass (its plain Go ops, on this goroutine, then its compiled
+// stages).
+func (w *worker) finish(ctx context.Context, s *slot) error {
+	l := w.l
+	for pass := range l.passes {
+		if pass > 0 {
+			if at, err := w.fill(ctx, s, pass, 0, s.batch.n); err != nil {
+				s.setErr(at, err)
+				return nil
 			}
-			if err := st.fn.CallInto([]*gojit.Array{out}, args...); err != nil {
-				return fmt.Errorf("pipeline: %s: epoch %d batch %d, field %q, op %d (%s), kernel: %w", l.path, s.batch.epoch, s.batch.number, p.name, k, st.name, err)
+		}
+		for i := range l.stages {
+			if ctx.Err() != nil {
+				return nil
 			}
-			rank := l.bufs[st.buf].rank
-			if st.out.Variable {
-				copy(s.shp32[st.buf][:n*rank], s.shp32[prev][:n*rank])
-			} else {
-				for j := range n {
-					for d, x := range st.out.Shape {
-						s.shp32[st.buf][j*rank+d] = int32(x)
-					}
+			if sg := &l.stages[i]; sg.compiled && sg.phase == pass {
+				if err := l.runStage(i, s); err != nil {
+					return err
 				}
 			}
-			prev = st.buf
 		}
 	}
 	return nil
