@@ -12,22 +12,22 @@ import (
 // Each is a plain Go op; NewLoader puts the field's default decoder
 // (DefaultDecoder) first when a field's op list does not start with one.
 
-// DefaultDecoder returns the decoder for a field's kind: DecodeInt,
-// DecodeFloat, DecodeBytes, DecodeJSON, DecodeNDArray or DecodeImage.
+// DefaultDecoder returns the decoder for a field's kind: IntDecoder,
+// FloatDecoder, BytesDecoder, JSONDecoder, NDArrayDecoder or ImageDecoder.
 func DefaultDecoder(k dataset.Kind) Op {
 	switch k {
 	case dataset.KindInt:
-		return DecodeInt()
+		return IntDecoder()
 	case dataset.KindFloat:
-		return DecodeFloat()
+		return FloatDecoder()
 	case dataset.KindBytes:
-		return DecodeBytes()
+		return BytesDecoder()
 	case dataset.KindJSON:
-		return DecodeJSON()
+		return JSONDecoder()
 	case dataset.KindNDArray:
-		return DecodeNDArray()
+		return NDArrayDecoder()
 	case dataset.KindImage:
-		return DecodeImage()
+		return ImageDecoder()
 	}
 	return nil
 }
@@ -70,9 +70,9 @@ func array(in State, run func(s *Sample) error) Decl {
 	return Decl{Out: out, Memory: &Alloc{DType: in.DType, Shape: in.Shape}, Run: run}
 }
 
-// DecodeInt decodes an Int field to an Int64 scalar.
-func DecodeInt() Op {
-	return decoder{"DecodeInt", []dataset.Kind{dataset.KindInt}, func(in State) (Decl, error) {
+// IntDecoder decodes an Int field to an Int64 scalar.
+func IntDecoder() Op {
+	return decoder{"IntDecoder", []dataset.Kind{dataset.KindInt}, func(in State) (Decl, error) {
 		return array(in, func(s *Sample) error {
 			s.Out.Int64()[0] = s.Meta.Int
 			return nil
@@ -80,9 +80,9 @@ func DecodeInt() Op {
 	}, nil, false}
 }
 
-// DecodeFloat decodes a Float field to a Float64 scalar.
-func DecodeFloat() Op {
-	return decoder{"DecodeFloat", []dataset.Kind{dataset.KindFloat}, func(in State) (Decl, error) {
+// FloatDecoder decodes a Float field to a Float64 scalar.
+func FloatDecoder() Op {
+	return decoder{"FloatDecoder", []dataset.Kind{dataset.KindFloat}, func(in State) (Decl, error) {
 		return array(in, func(s *Sample) error {
 			s.Out.Float64()[0] = s.Meta.Float
 			return nil
@@ -90,10 +90,10 @@ func DecodeFloat() Op {
 	}, nil, false}
 }
 
-// DecodeBytes decodes a Bytes (or JSON) field to a variable-size Uint8
+// BytesDecoder decodes a Bytes (or JSON) field to a variable-size Uint8
 // vector of the stored bytes, at most the longest sample's length.
-func DecodeBytes() Op {
-	return decoder{"DecodeBytes", []dataset.Kind{dataset.KindBytes, dataset.KindJSON}, func(in State) (Decl, error) {
+func BytesDecoder() Op {
+	return decoder{"BytesDecoder", []dataset.Kind{dataset.KindBytes, dataset.KindJSON}, func(in State) (Decl, error) {
 		return array(in, func(s *Sample) error {
 			if len(s.Raw) > len(s.Out.Data) {
 				return fmt.Errorf("%d bytes stored, more than the maximum of %d", len(s.Raw), len(s.Out.Data))
@@ -105,19 +105,19 @@ func DecodeBytes() Op {
 	}, nil, true}
 }
 
-// DecodeBytesMax is DecodeBytes with a maximum length, used instead of
+// BytesDecoderMax is BytesDecoder with a maximum length, used instead of
 // the longest value the file records (so that batches from different
 // files have one shape); a longer value is an error naming its sample.
-func DecodeBytesMax(n int) Op {
-	d := DecodeBytes().(decoder)
+func BytesDecoderMax(n int) Op {
+	d := BytesDecoder().(decoder)
 	d.max = []int{max(n, 0)}
 	return d
 }
 
-// DecodeJSON decodes a JSON field to a Go value (what encoding/json
+// JSONDecoder decodes a JSON field to a Go value (what encoding/json
 // gives for an any); Batch.Values returns it.
-func DecodeJSON() Op {
-	return decoder{"DecodeJSON", []dataset.Kind{dataset.KindJSON}, func(in State) (Decl, error) {
+func JSONDecoder() Op {
+	return decoder{"JSONDecoder", []dataset.Kind{dataset.KindJSON}, func(in State) (Decl, error) {
 		return Decl{Out: State{GoValue: true}, Memory: &Alloc{GoValue: true}, Run: func(s *Sample) error {
 			var v any
 			if err := json.Unmarshal(s.Raw, &v); err != nil {
@@ -129,10 +129,10 @@ func DecodeJSON() Op {
 	}, nil, false}
 }
 
-// DecodeNDArray decodes an NDArray field (fixed or variable shape) to an
+// NDArrayDecoder decodes an NDArray field (fixed or variable shape) to an
 // array of its dtype.
-func DecodeNDArray() Op {
-	return decoder{"DecodeNDArray", []dataset.Kind{dataset.KindNDArray}, func(in State) (Decl, error) {
+func NDArrayDecoder() Op {
+	return decoder{"NDArrayDecoder", []dataset.Kind{dataset.KindNDArray}, func(in State) (Decl, error) {
 		return array(in, func(s *Sample) error {
 			return copyShaped(s, in.Shape, s.Meta.Shape, in.DType)
 		}), nil
@@ -172,30 +172,30 @@ func aliased(s *Sample) bool {
 	return len(s.Raw) > 0 && len(s.Out.Data) > 0 && &s.Raw[0] == &s.Out.Data[0]
 }
 
-// rawImage reports whether a field's decoder is DecodeImage on raw pixels,
+// rawImage reports whether a field's decoder is ImageDecoder on raw pixels,
 // whose stored bytes are the decoded value.
 func rawImage(op Op, f *dataset.Field) bool {
 	d, ok := op.(decoder)
-	return ok && d.name == "DecodeImage" && f.Kind == dataset.KindImage && f.Image.Encoding == dataset.Raw
+	return ok && d.name == "ImageDecoder" && f.Kind == dataset.KindImage && f.Image.Encoding == dataset.Raw
 }
 
-// DecodeImageMax is DecodeImage with a maximum height, width and channel
+// ImageDecoderMax is ImageDecoder with a maximum height, width and channel
 // count, for a field written without MaxRes, used instead of the largest
 // image the file records (so that batches from different files have one
 // shape); a larger image is an error naming its sample. A field's MaxRes,
 // when set, takes precedence.
-func DecodeImageMax(h, w, c int) Op {
-	d := DecodeImage().(decoder)
+func ImageDecoderMax(h, w, c int) Op {
+	d := ImageDecoder().(decoder)
 	d.max = []int{max(h, 0), max(w, 0), max(c, 0)}
 	return d
 }
 
-// DecodeImage decodes an Image field (raw pixels or JPEG) to a
+// ImageDecoder decodes an Image field (raw pixels or JPEG) to a
 // variable-size Uint8 array [height, width, channels] of interleaved
 // pixels. JPEG is decoded by internal/jpeg, through package dataset
 // (libjpeg-turbo, or image/jpeg without cgo).
-func DecodeImage() Op {
-	return decoder{"DecodeImage", []dataset.Kind{dataset.KindImage}, func(in State) (Decl, error) {
+func ImageDecoder() Op {
+	return decoder{"ImageDecoder", []dataset.Kind{dataset.KindImage}, func(in State) (Decl, error) {
 		return array(in, func(s *Sample) error {
 			sh := s.Meta.Shape
 			if len(sh) != 3 {

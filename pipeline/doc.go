@@ -58,6 +58,6 @@
 // kernel per batch; the stage compiler of the next issue will fuse them
 // and lift the restrictions NewLoader enforces on them. An op that
 // implements Referrer reads other fields' values (FFCV's RefNode). The
-// decoders (DecodeInt, DecodeFloat, DecodeBytes, DecodeJSON, DecodeNDArray,
-// DecodeImage) are plain Go ops, put first in a field's list by default.
+// decoders (IntDecoder, FloatDecoder, BytesDecoder, JSONDecoder, NDArrayDecoder,
+// ImageDecoder) are plain Go ops, put first in a field's list by default.
 package pipeline

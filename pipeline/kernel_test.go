@@ -132,8 +132,8 @@ func TestKernelOnlyRefused(t *testing.T) {
 		want  string
 	}{
 		{"img", []Op{kernelOnly{RandomFlip(1)}}, "neither a Run function nor a Kernel"},
-		{"meta", []Op{DecodeJSON(), kernelOnly{Normalize(1, []float32{0}, []float32{1})}}, "want a decoded array"},
-		{"img", []Op{DecodeImage(), goValueOp{}, kernelOnly{brightness{}}}, "not compilable"},
+		{"meta", []Op{JSONDecoder(), kernelOnly{Normalize(1, []float32{0}, []float32{1})}}, "want a decoded array"},
+		{"img", []Op{ImageDecoder(), goValueOp{}, kernelOnly{brightness{}}}, "not compilable"},
 	} {
 		_, err := NewLoader(path, Config{BatchSize: 2, Fields: map[string][]Op{c.field: c.ops}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -165,7 +165,7 @@ func TestStagesMixed(t *testing.T) {
 	fields := func() map[string][]Op {
 		return map[string][]Op{
 			// compiled (brightness) -> Go (flip) -> compiled (normalize)
-			"img": {DecodeImage(), brightnessGo{}, RandomFlip(0.5), Normalize(1.0/255, mean, std)},
+			"img": {ImageDecoder(), brightnessGo{}, RandomFlip(0.5), Normalize(1.0/255, mean, std)},
 			// a Go op reading img's final, compiled value
 			"id": {areaOp{0}},
 		}

@@ -546,7 +546,7 @@ func TestErrors(t *testing.T) {
 		{Config{BatchSize: 1, Fields: map[string][]Op{"vec": {flipOp{}}}}, "want a u8 [h w c] image"},
 		{Config{BatchSize: 1, Fields: map[string][]Op{"id": {areaOp{1}}}}, `references field "img", which is not loaded`},
 		{Config{BatchSize: 1, Fields: map[string][]Op{"id": {areaOp{1}}, "img": {flipOp{}}}}, "rewrites in place"},
-		{Config{BatchSize: 1, Fields: map[string][]Op{"vec": {DecodeImage()}}}, "cannot decode a ndarray field"},
+		{Config{BatchSize: 1, Fields: map[string][]Op{"vec": {ImageDecoder()}}}, "cannot decode a ndarray field"},
 	}
 	for _, c := range cases {
 		_, err := NewLoader(path, c.cfg)

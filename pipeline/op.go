@@ -112,6 +112,27 @@ type Decl struct {
 	// too, is then the reference the kernel is tested against, and what
 	// runs otherwise. An op without Run must be compiled.
 	Kernel *Kernel
+	// Split, when non-nil, is the op cut in two for the stage compiler: a
+	// plain Go part and a compiled part that is fused into the stage after
+	// it. A decoder that decodes only the region a crop needs and leaves
+	// the resampling to the compiled stage is one (RandomResizedCropJPEG).
+	// The loader runs the two parts instead of Run unless
+	// Config.NoCompile is set; Run stays the plain Go reference.
+	Split *Split
+}
+
+// Split is an op cut into a plain Go part and a compiled part (see
+// Decl.Split).
+type Split struct {
+	// Run is the plain Go part: it writes the intermediate value (of state
+	// Mid, in Memory) and its side values (Mid.Side of them, in
+	// Sample.Out.Side), which the compiled part's Draw reads.
+	Run    func(s *Sample) error
+	Mid    State
+	Memory Alloc
+	// Kernel is the compiled part, from the intermediate value to the
+	// op's declared output; its Name names the part in dumps.
+	Kernel *Kernel
 }
 
 // Kernel describes a compilable op for the stage compiler: a function
@@ -367,6 +388,22 @@ func checkDecl(in State, d Decl, compiled bool) error {
 		}
 	}
 	return nil
+}
+
+// checkSplit checks an op's Split.
+func checkSplit(in State, d Decl) error {
+	sp := d.Split
+	switch {
+	case sp.Run == nil || sp.Kernel == nil || sp.Kernel.Trace == nil:
+		return fmt.Errorf("declares a Split without a Run function or a Kernel with a Trace function")
+	case sp.Mid.GoValue || sp.Memory.GoValue:
+		return fmt.Errorf("declares a Split whose intermediate is a Go value")
+	case !sp.Mid.Compilable:
+		return fmt.Errorf("declares a Split whose intermediate %s is not compilable", sp.Mid)
+	case len(sp.Memory.Shape) != len(sp.Mid.Shape) || sp.Memory.DType != sp.Mid.DType || sp.Memory.Bytes() < sp.Mid.Elems()*sp.Mid.DType.Size():
+		return fmt.Errorf("declares Split memory %s%v that does not hold its intermediate %s", sp.Memory.DType, sp.Memory.Shape, sp.Mid)
+	}
+	return checkCompiled(sp.Mid, Decl{Out: d.Out, Kernel: sp.Kernel})
 }
 
 // checkCompiled checks an op that runs in a compiled stage: the stage

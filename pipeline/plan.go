@@ -13,6 +13,7 @@ import (
 // step is one op of a field's pipeline, as declared.
 type step struct {
 	name string
+	op   int // the op's position in the field's pipeline
 	run  func(*Sample) error
 	in   State
 	out  State
@@ -42,6 +43,9 @@ type plan struct {
 	field int // index in the schema
 	ops   []Op
 	steps []step
+	// opEnd maps an op's position to its last step (an op with a Split
+	// runs as two steps).
+	opEnd []int
 	// direct: the decoder's value is the stored bytes, read straight into
 	// its memory.
 	direct bool
@@ -204,11 +208,19 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 		if err != nil {
 			return fail("field %q: %v", p.name, err)
 		}
+		steps := make([]step, 0, len(p.ops))
+		p.opEnd = make([]int, len(p.ops))
 		for k, op := range p.ops {
-			st := &p.steps[k]
+			st := p.steps[k] // name, key and refs (by op position)
+			st.op = k
 			refStates := make([]State, len(st.refs))
 			for j, r := range st.refs {
-				refStates[j] = plans[r.plan].steps[r.step].out
+				if r.plan == pi {
+					refStates[j] = steps[p.opEnd[r.step]].out
+				} else {
+					q := &plans[r.plan]
+					refStates[j] = q.steps[q.opEnd[r.step]].out
+				}
 			}
 			d, err := declare(op, in, refStates)
 			compiled := false
@@ -216,8 +228,28 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 				compiled = d.Kernel != nil && d.Kernel.Trace != nil && in.Compilable && (d.Run == nil || !noCompile)
 				err = checkDecl(in, d, compiled)
 			}
+			if err == nil && d.Split != nil && !noCompile {
+				err = checkSplit(in, d)
+			}
 			if err != nil {
 				return fail("field %q: op %d (%s) given %s: %v", p.name, k, op.Name(), in, err)
+			}
+			if d.Split != nil && !noCompile {
+				// The op runs in two steps: its plain Go part, writing the
+				// intermediate value, and its compiled part.
+				sp := d.Split
+				a := st
+				a.refs = nil
+				a.run, a.in, a.out, a.par = sp.Run, in, sp.Mid, -1
+				a.buf = newBuffer(&bufs, sp.Memory, sp.Mid.Side)
+				steps = append(steps, a)
+				st.name = sp.Kernel.Name
+				st.kernel, st.in, st.out, st.par, st.buf = sp.Kernel, sp.Mid, d.Out, -1, -1
+				st.out.Compilable = true
+				steps = append(steps, st)
+				p.opEnd[k] = len(steps) - 1
+				in = st.out
+				continue
 			}
 			st.run, st.in, st.out, st.par, st.buf = d.Run, in, d.Out, -1, -1
 			if compiled {
@@ -228,10 +260,22 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 			} else {
 				st.buf = newBuffer(&bufs, *d.Memory, d.Out.Side)
 			}
+			steps = append(steps, st)
+			p.opEnd[k] = len(steps) - 1
 			in = st.out
 		}
+		p.steps = steps
 		if d, ok := p.ops[0].(decoder); ok {
 			p.direct = d.direct || rawImage(d, f)
+		}
+	}
+	// References now name steps, not op positions.
+	for pi := range plans {
+		for k := range plans[pi].steps {
+			st := &plans[pi].steps[k]
+			for j, r := range st.refs {
+				st.refs[j].step = plans[r.plan].opEnd[r.step]
+			}
 		}
 	}
 	// A compiled op's output reaches memory (a buffer) when it ends its
@@ -277,7 +321,7 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 					// Another field's pipeline runs whole before this one;
 					// in this field's own, only the ops before k matter.
 					if q.steps[r.step].buf >= 0 && q.steps[t].buf == q.steps[r.step].buf && (r.plan != pi || t < k) {
-						return fail("field %q: op %d (%s) references step %d of field %q, whose memory op %d (%s) rewrites in place", p.name, k, st.name, r.step+1, q.name, t, q.steps[t].name)
+						return fail("field %q: op %d (%s) references step %d of field %q, whose memory op %d (%s) rewrites in place", p.name, st.op, st.name, q.steps[r.step].op+1, q.name, q.steps[t].op, q.steps[t].name)
 					}
 				}
 			}

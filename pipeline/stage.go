@@ -125,7 +125,7 @@ func (l *Loader) stageName(sg *stage) string {
 	for k := sg.from; k < sg.to; k++ {
 		ops = append(ops, p.steps[k].name)
 	}
-	return fmt.Sprintf("field %q, ops %d-%d (%s)", p.name, sg.from, sg.to-1, strings.Join(ops, ", "))
+	return fmt.Sprintf("field %q, ops %d-%d (%s)", p.name, p.steps[sg.from].op, p.steps[sg.to-1].op, strings.Join(ops, ", "))
 }
 
 var tensorType = reflect.TypeFor[*gojit.Tensor]()
@@ -191,14 +191,14 @@ func (l *Loader) traceStage(sg *stage, args []*gojit.Tensor) (outs []*gojit.Tens
 		}
 		y, err := callTrace(st.kernel.Trace, x, sh, par, refs)
 		if err != nil {
-			return nil, fmt.Errorf("op %d (%s): %w", k, st.name, err)
+			return nil, fmt.Errorf("op %d (%s): %w", st.op, st.name, err)
 		}
 		if y == nil {
-			return nil, fmt.Errorf("op %d (%s): Trace returned nil", k, st.name)
+			return nil, fmt.Errorf("op %d (%s): Trace returned nil", st.op, st.name)
 		}
 		want := append([]int{n}, st.out.Shape...)
 		if y.DType() != st.out.DType || !slices.Equal(y.Shape(), want) {
-			return nil, fmt.Errorf("op %d (%s): Trace returned %s%v, but the op declared %s%v", k, st.name, y.DType(), y.Shape(), st.out.DType, want)
+			return nil, fmt.Errorf("op %d (%s): Trace returned %s%v, but the op declared %s%v", st.op, st.name, y.DType(), y.Shape(), st.out.DType, want)
 		}
 		vals[k] = y
 		x = y
@@ -296,7 +296,7 @@ func (l *Loader) Stages() []Stage {
 func (l *Loader) stageInfo(i int) Stage {
 	sg := &l.stages[i]
 	p := &l.plans[sg.plan]
-	st := Stage{Index: i, Field: p.name, From: sg.from, To: sg.to, Compiled: sg.compiled, Pass: sg.phase}
+	st := Stage{Index: i, Field: p.name, From: p.steps[sg.from].op, To: p.steps[sg.to-1].op + 1, Compiled: sg.compiled, Pass: sg.phase}
 	for k := sg.from; k < sg.to; k++ {
 		st.Ops = append(st.Ops, p.steps[k].name)
 	}
@@ -335,7 +335,7 @@ func (l *Loader) Code(i int) (*Code, error) {
 	fmt.Fprintf(&b, "stage %d: field %q, pass %d, %s\n", i, p.name, sg.phase, kind)
 	for k := sg.from; k < sg.to; k++ {
 		st := &p.steps[k]
-		fmt.Fprintf(&b, "  op %d %-22s %s -> %s", k, st.name, st.in, st.out)
+		fmt.Fprintf(&b, "  op %d %-22s %s -> %s", st.op, st.name, st.in, st.out)
 		if st.kernel != nil && st.kernel.PerSample > 0 {
 			fmt.Fprintf(&b, "  (%d per-sample inputs)", st.kernel.PerSample)
 		}
@@ -347,16 +347,17 @@ func (l *Loader) Code(i int) (*Code, error) {
 		b.WriteString("\n")
 	}
 	if sg.compiled {
-		fmt.Fprintf(&b, "  arguments: the batch of op %d's output, its shapes", sg.from-1)
+		fmt.Fprintf(&b, "  arguments: the batch of %s's output, its shapes", p.steps[sg.from-1].name)
 		for _, k := range sg.pars {
-			fmt.Fprintf(&b, ", op %d's per-sample inputs", k)
+			fmt.Fprintf(&b, ", %s's per-sample inputs", p.steps[k].name)
 		}
 		for _, r := range sg.refs {
-			fmt.Fprintf(&b, ", field %q op %d's value", l.plans[r.plan].name, r.step)
+			q := &l.plans[r.plan]
+			fmt.Fprintf(&b, ", field %q op %d's value", q.name, q.steps[r.step].op)
 		}
 		b.WriteString("\n  results:")
 		for _, k := range sg.outs {
-			fmt.Fprintf(&b, " op %d's output", k)
+			fmt.Fprintf(&b, " %s's output", p.steps[k].name)
 		}
 		b.WriteString("\n")
 	}

@@ -115,7 +115,7 @@ func TestRandomFlipRate(t *testing.T) {
 }
 
 // TestJPEGAndGrayscale: JPEG and one-channel images decode through
-// DecodeImage to the shapes and (within JPEG's loss) the pixels written.
+// ImageDecoder to the shapes and (within JPEG's loss) the pixels written.
 func TestJPEGAndGrayscale(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "img.gojit")
 	schema := dataset.Schema{Fields: []dataset.Field{
@@ -370,11 +370,11 @@ func TestDamagedPage(t *testing.T) {
 	t.Log(got)
 }
 
-// TestDecoderBounds: DecodeBytesMax and DecodeImageMax bound a field
+// TestDecoderBounds: BytesDecoderMax and ImageDecoderMax bound a field
 // without scanning it; a larger sample is an error naming it.
 func TestDecoderBounds(t *testing.T) {
 	path := writeTestFile(t, 12, false) // blob i holds 2*(i%6) bytes
-	l, err := NewLoader(path, Config{BatchSize: 12, Fields: map[string][]Op{"blob": {DecodeBytesMax(20)}}})
+	l, err := NewLoader(path, Config{BatchSize: 12, Fields: map[string][]Op{"blob": {BytesDecoderMax(20)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestDecoderBounds(t *testing.T) {
 		}
 	})
 	l.Close()
-	l, err = NewLoader(path, Config{BatchSize: 12, Fields: map[string][]Op{"blob": {DecodeBytesMax(5)}}})
+	l, err = NewLoader(path, Config{BatchSize: 12, Fields: map[string][]Op{"blob": {BytesDecoderMax(5)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

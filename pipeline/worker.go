@@ -119,7 +119,7 @@ func (w *worker) sample(s *slot, p *plan, pi, pass, j, idx, epoch int) error {
 		}
 		smp.rand.reset(st.key, idx, epoch)
 		if err := call(st.run, smp); err != nil {
-			return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k, Err: err}
+			return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: st.op, Err: err}
 		}
 		if st.out.GoValue {
 			s.gov[st.buf][j] = smp.Out.Go
@@ -129,13 +129,13 @@ func (w *worker) sample(s *slot, p *plan, pi, pass, j, idx, epoch int) error {
 		bf := &l.bufs[st.buf]
 		for d, x := range out.Shape {
 			if x < 0 || x > bf.alloc.Shape[d] && st.out.Variable || !st.out.Variable && x != st.out.Shape[d] {
-				return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k,
+				return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: st.op,
 					Err: fmt.Errorf("produced shape %v, outside its declared %s", out.Shape, st.out)}
 			}
 		}
 		used := out.Elems() * st.out.DType.Size()
 		if used > len(out.Data) {
-			return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k,
+			return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: st.op,
 				Err: fmt.Errorf("produced shape %v, larger than its memory", out.Shape)}
 		}
 		sh := s.shp32[st.buf][j*bf.rank : (j+1)*bf.rank]
@@ -168,7 +168,7 @@ func (w *worker) draw(s *slot, p *plan, k, j, idx, epoch int) error {
 	smp.rand.reset(st.key, idx, epoch)
 	dst := s.params[st.par][j*n : (j+1)*n]
 	if err := call(func(smp *Sample) error { st.kernel.Draw(smp, dst); return nil }, smp); err != nil {
-		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: k, Err: fmt.Errorf("kernel input (Draw): %w", err)}
+		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: st.op, Err: fmt.Errorf("kernel input (Draw): %w", err)}
 	}
 	return nil
 }
