@@ -44,11 +44,11 @@ func (brightness) Declare(in State, _ []State) (Decl, error) {
 // from the sample's Rand, and the content is the same with 1 or 2 workers.
 func TestKernelOnlyOps(t *testing.T) {
 	path := writeTestFile(t, 45, false) // batches of 20: the last has 5
-	mean, std := []float32{0.5, 0.25, 0.125}, []float32{0.2, 0.3, 0.4}
+	mean, std := []float32{127.5, 63.75, 31.875}, []float32{51, 76.5, 102}
 	var ref []byte
 	for _, workers := range []int{1, 2} {
 		l, err := NewLoader(path, Config{BatchSize: 20, Workers: workers, Seed: 3, Order: Random, Fields: map[string][]Op{
-			"img":   {RandomFlip(0.5), kernelOnly{Normalize(1.0/255, mean, std)}},
+			"img":   {RandomHorizontalFlip(0.5), kernelOnly{Normalize(mean, std, gojit.Float32)}},
 			"boxes": nil,
 			"vec":   {brightnessVec{}},
 		}})
@@ -56,7 +56,7 @@ func TestKernelOnlyOps(t *testing.T) {
 			t.Fatal(err)
 		}
 		goRef, err := NewLoader(path, Config{BatchSize: 20, Workers: 1, Seed: 3, Order: Random, Fields: map[string][]Op{
-			"img": {RandomFlip(0.5), Normalize(1.0/255, mean, std)},
+			"img": {RandomHorizontalFlip(0.5), Normalize(mean, std, gojit.Float32)},
 		}})
 		if err != nil {
 			t.Fatal(err)
@@ -131,8 +131,8 @@ func TestKernelOnlyRefused(t *testing.T) {
 		ops   []Op
 		want  string
 	}{
-		{"img", []Op{kernelOnly{RandomFlip(1)}}, "neither a Run function nor a Kernel"},
-		{"meta", []Op{JSONDecoder(), kernelOnly{Normalize(1, []float32{0}, []float32{1})}}, "want a decoded array"},
+		{"img", []Op{kernelOnly{RandomHorizontalFlip(1)}}, "neither a Run function nor a Kernel"},
+		{"meta", []Op{JSONDecoder(), kernelOnly{Normalize([]float32{0}, []float32{1}, gojit.Float32)}}, "want a decoded array"},
 		{"img", []Op{ImageDecoder(), goValueOp{}, kernelOnly{brightness{}}}, "not compilable"},
 	} {
 		_, err := NewLoader(path, Config{BatchSize: 2, Fields: map[string][]Op{c.field: c.ops}})
@@ -161,11 +161,11 @@ func (goValueOp) Declare(in State, _ []State) (Decl, error) {
 // ones expected.
 func TestStagesMixed(t *testing.T) {
 	path := writeTestFile(t, 45, false)
-	mean, std := []float32{0.5, 0.25, 0.125}, []float32{0.2, 0.3, 0.4}
+	mean, std := []float32{127.5, 63.75, 31.875}, []float32{51, 76.5, 102}
 	fields := func() map[string][]Op {
 		return map[string][]Op{
 			// compiled (brightness) -> Go (flip) -> compiled (normalize)
-			"img": {ImageDecoder(), brightnessGo{}, RandomFlip(0.5), Normalize(1.0/255, mean, std)},
+			"img": {ImageDecoder(), brightnessGo{}, RandomHorizontalFlip(0.5), Normalize(mean, std, gojit.Float32)},
 			// a Go op reading img's final, compiled value
 			"id": {areaOp{0}},
 		}

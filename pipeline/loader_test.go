@@ -561,7 +561,7 @@ func TestErrors(t *testing.T) {
 func TestEpochsWithoutPause(t *testing.T) {
 	path := writeTestFile(t, 53, false)
 	l, err := NewLoader(path, Config{BatchSize: 8, Workers: 2, BatchesAhead: 2, Order: QuasiRandom, OpenPages: 1, Seed: 9,
-		Fields: map[string][]Op{"img": {RandomFlip(0.5)}, "id": nil}})
+		Fields: map[string][]Op{"img": {RandomHorizontalFlip(0.5)}, "id": nil}})
 	if err != nil {
 		t.Fatal(err)
 	}

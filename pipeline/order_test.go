@@ -165,8 +165,8 @@ func (s streamOp) RandStream() string { return s.stream }
 // sample whatever their field and position; others draw different ones.
 func TestRandStream(t *testing.T) {
 	fields := map[string][]Op{
-		"a": {ImageDecoder(), streamOp{RandomFlip(1), "s"}, streamOp{RandomFlip(1), "x"}},
-		"b": {ImageDecoder(), RandomFlip(1), streamOp{RandomFlip(1), "s"}},
+		"a": {ImageDecoder(), streamOp{RandomHorizontalFlip(1), "s"}, streamOp{RandomHorizontalFlip(1), "x"}},
+		"b": {ImageDecoder(), RandomHorizontalFlip(1), streamOp{RandomHorizontalFlip(1), "s"}},
 	}
 	schema := dataset.Schema{Fields: []dataset.Field{{Name: "a", Kind: dataset.KindImage}, {Name: "b", Kind: dataset.KindImage}}}
 	plans, _, err := buildPlans("test", schema, fields, 7, false, func(int) ([]int, error) { return []int{4, 4, 3}, nil })

@@ -2,22 +2,25 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gojit/gojit"
 )
 
-// Normalize returns an op that converts an array whose last dimension is
-// len(mean) channels (an image's [h, w, c]) to Float32, computing
-// (x*scale - mean[c]) / std[c] for each element of channel c (scale 1/255
-// maps 8-bit pixels to [0, 1] first). It is a plain Go op with a Kernel
-// description for the stage compiler.
-func Normalize(scale float32, mean, std []float32) Op {
-	return normalize{scale: scale, mean: append([]float32{}, mean...), std: append([]float32{}, std...)}
+// Normalize returns an op that computes (x - mean[c]) / std[c] for each
+// element of channel c of an image whose last dimension is len(mean)
+// channels ([h, w, c], as decoded), with mean and std in pixel units (0 to
+// 255 for 8-bit pixels: ImageNet's mean is 123.675, 116.28, 103.53), and
+// converts the result to dt: Float32, Float16 or Float64, or Uint8
+// (rounded half to even and clamped to [0, 255]). It is compiled, fused
+// with the ops around it; its plain Go Run is the reference.
+func Normalize(mean, std []float32, dt gojit.DType) Op {
+	return normalize{mean: append([]float32{}, mean...), std: append([]float32{}, std...), dt: dt}
 }
 
 type normalize struct {
-	scale     float32
 	mean, std []float32
+	dt        gojit.DType
 }
 
 func (normalize) Name() string { return "Normalize" }
@@ -31,6 +34,10 @@ func (n normalize) Declare(in State, _ []State) (Decl, error) {
 		return Decl{}, fmt.Errorf("want a decoded array, got %s", in)
 	case len(in.Shape) == 0 || in.Shape[len(in.Shape)-1] < c || !in.Variable && in.Shape[len(in.Shape)-1] != c:
 		return Decl{}, fmt.Errorf("want an array whose last dimension holds %d channels, got %s", c, in)
+	case in.DType != gojit.Uint8 && in.DType != gojit.Float32:
+		return Decl{}, fmt.Errorf("want u8 or f32 elements, got %s", in)
+	case n.dt != gojit.Float32 && n.dt != gojit.Float16 && n.dt != gojit.Float64 && n.dt != gojit.Uint8:
+		return Decl{}, fmt.Errorf("converts to Float32, Float16, Float64 or Uint8, not %s", n.dt)
 	}
 	for _, s := range n.std {
 		if s == 0 {
@@ -38,40 +45,57 @@ func (n normalize) Declare(in State, _ []State) (Decl, error) {
 		}
 	}
 	out := in
-	out.DType = gojit.Float32
+	out.DType, out.Side = n.dt, 0
 	run := func(s *Sample) error {
 		if k := s.In.Shape[len(s.In.Shape)-1]; k != c {
 			return fmt.Errorf("sample has %d channels, Normalize has %d", k, c)
 		}
-		dst := s.Out.Float32()
+		put := n.store(s.Out)
 		switch in.DType {
 		case gojit.Uint8:
 			for i, v := range s.In.Uint8() {
-				dst[i] = (float32(v)*n.scale - n.mean[i%c]) / n.std[i%c]
+				put(i, (float32(v)-n.mean[i%c])/n.std[i%c])
 			}
 		case gojit.Float32:
 			for i, v := range s.In.Float32() {
-				dst[i] = (v*n.scale - n.mean[i%c]) / n.std[i%c]
+				put(i, (v-n.mean[i%c])/n.std[i%c])
 			}
-		default:
-			return fmt.Errorf("Normalize takes u8 or f32, not %s", in.DType)
 		}
 		copy(s.Out.Shape, s.In.Shape)
 		return nil
 	}
-	if in.DType != gojit.Uint8 && in.DType != gojit.Float32 {
-		return Decl{}, fmt.Errorf("want u8 or f32 elements, got %s", in)
-	}
-	params := append([]float64{float64(n.scale)}, f64s(n.mean)...)
-	params = append(params, f64s(n.std)...)
+	params := append(f64s(n.mean), f64s(n.std)...)
 	return Decl{
 		Out:    out,
-		Memory: &Alloc{DType: gojit.Float32, Shape: in.Shape},
+		Memory: &Alloc{DType: n.dt, Shape: in.Shape},
 		Run:    run,
-		Kernel: &Kernel{Name: "Normalize", Params: params, Trace: func(x, _, _ *gojit.Tensor, _ []*gojit.Tensor) *gojit.Tensor {
-			return x.Cast(gojit.Float32).Mul(gojit.Scalar(float64(n.scale))).Sub(channels(n.mean)).Div(channels(n.std))
+		Kernel: &Kernel{Name: "Normalize", Params: append(params, float64(n.dt)), Trace: func(x, _, _ *gojit.Tensor, _ []*gojit.Tensor) *gojit.Tensor {
+			y := x.Cast(gojit.Float32).Sub(channels(n.mean)).Div(channels(n.std))
+			if n.dt == gojit.Uint8 {
+				y = y.Round().Clip(gojit.Scalar(0), gojit.Scalar(255))
+			}
+			return y.Cast(n.dt)
 		}},
 	}, nil
+}
+
+// store returns a function that stores element i of v as v's dtype.
+func (n normalize) store(v Value) func(i int, x float32) {
+	switch n.dt {
+	case gojit.Float16:
+		d := view[gojit.F16](v.Data)
+		return func(i int, x float32) { d[i] = gojit.F16Of(x) }
+	case gojit.Float64:
+		d := v.Float64()
+		return func(i int, x float32) { d[i] = float64(x) }
+	case gojit.Uint8:
+		d := v.Uint8()
+		return func(i int, x float32) {
+			d[i] = uint8(min(max(math.RoundToEven(float64(x)), 0), 255))
+		}
+	}
+	d := v.Float32()
+	return func(i int, x float32) { d[i] = x }
 }
 
 // channels returns a [len(v)] Float32 tensor of v's values, which
@@ -92,37 +116,3 @@ func f64s(v []float32) []float64 {
 	return out
 }
 
-// RandomFlip returns an op that mirrors an image ([h, w, c]) horizontally,
-// in place, with probability p, drawn from the sample's Rand.
-func RandomFlip(p float32) Op { return randomFlip{p} }
-
-type randomFlip struct{ p float32 }
-
-func (randomFlip) Name() string { return "RandomFlip" }
-
-func (f randomFlip) Declare(in State, _ []State) (Decl, error) {
-	if in.GoValue || in.Stored != nil || len(in.Shape) != 3 {
-		return Decl{}, fmt.Errorf("want a decoded [h w c] image, got %s", in)
-	}
-	if f.p < 0 || f.p > 1 {
-		return Decl{}, fmt.Errorf("probability %v outside [0, 1]", f.p)
-	}
-	size := in.DType.Size()
-	return Decl{Out: in, Run: func(s *Sample) error {
-		if s.Rand().Float32() >= f.p {
-			return nil
-		}
-		h, w, c := s.In.Shape[0], s.In.Shape[1], s.In.Shape[2]
-		px, k := s.Out.Data, c*size
-		for y := range h {
-			row := px[y*w*k : (y+1)*w*k]
-			for x := range w / 2 {
-				a, b := row[x*k:(x+1)*k], row[(w-1-x)*k:(w-x)*k]
-				for i := range k {
-					a[i], b[i] = b[i], a[i]
-				}
-			}
-		}
-		return nil
-	}}, nil
-}

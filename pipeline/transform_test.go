@@ -24,9 +24,9 @@ import (
 // decoded batch, gives the same values on every sample's own region.
 func TestNormalizeKernel(t *testing.T) {
 	path := writeTestFile(t, 40, false)
-	mean, std := []float32{0.5, 0.25, 0.125}, []float32{0.2, 0.3, 0.4}
-	l, err := NewLoader(path, Config{BatchSize: 40, Workers: 2, Fields: map[string][]Op{
-		"img": {Normalize(1.0/255, mean, std)}, "vec": nil}})
+	mean, std := []float32{127.5, 63.75, 31.875}, []float32{51, 76.5, 102}
+	l, err := NewLoader(path, Config{BatchSize: 40, Workers: 2, NoCompile: true, Fields: map[string][]Op{
+		"img": {Normalize(mean, std, gojit.Float32)}, "vec": nil}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestNormalizeKernel(t *testing.T) {
 
 	// The kernel description, traced and compiled over the whole batch.
 	st, _ := raw.State("img")
-	d, err := Normalize(1.0/255, mean, std).Declare(st, nil)
+	d, err := Normalize(mean, std, gojit.Float32).Declare(st, nil)
 	if err != nil || d.Kernel == nil || d.Kernel.Trace == nil {
 		t.Fatalf("Normalize declares %+v, %v; want a kernel description", d, err)
 	}
@@ -62,7 +62,7 @@ func TestNormalizeKernel(t *testing.T) {
 			for y := range h {
 				for x := range w {
 					for c := range 3 {
-						want := (float32(pixel(i, y, x, c))*(1.0/255) - mean[c]) / std[c]
+						want := (float32(pixel(i, y, x, c)) - mean[c]) / std[c]
 						g := got[j*8*8*3+(y*w+x)*3+c]
 						if g != want {
 							t.Fatalf("sample %d [%d,%d,%d]: Run gives %v, want %v", i, y, x, c, g, want)
@@ -79,17 +79,17 @@ func TestNormalizeKernel(t *testing.T) {
 		}
 	})
 	fixed := State{DType: gojit.Uint8, Shape: []int{4, 3}, Compilable: true}
-	if _, err := Normalize(1, []float32{0, 0}, []float32{1, 1}).Declare(fixed, nil); err == nil {
+	if _, err := Normalize([]float32{0, 0}, []float32{1, 1}, gojit.Float32).Declare(fixed, nil); err == nil {
 		t.Fatal("Normalize with 2 channels accepted a [4 3] array")
 	}
 }
 
-// TestRandomFlipRate: RandomFlip(0) never flips, RandomFlip(1) always
+// TestRandomFlipRate: RandomHorizontalFlip(0) never flips, RandomHorizontalFlip(1) always
 // mirrors.
 func TestRandomFlipRate(t *testing.T) {
 	path := writeTestFile(t, 30, false)
 	for _, p := range []float32{0, 1} {
-		l, err := NewLoader(path, Config{BatchSize: 30, Fields: map[string][]Op{"img": {RandomFlip(p)}}})
+		l, err := NewLoader(path, Config{BatchSize: 30, Fields: map[string][]Op{"img": {RandomHorizontalFlip(float64(p))}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestRandomFlipRate(t *testing.T) {
 							sx = w - 1 - x
 						}
 						if v.Data[(y*w+x)*3] != pixel(i, y, sx, 0) {
-							t.Fatalf("RandomFlip(%v) sample %d pixel (%d,%d) = %d, want source (%d,%d)", p, i, y, x, v.Data[(y*w+x)*3], y, sx)
+							t.Fatalf("RandomHorizontalFlip(%v) sample %d pixel (%d,%d) = %d, want source (%d,%d)", p, i, y, x, v.Data[(y*w+x)*3], y, sx)
 						}
 					}
 				}
