@@ -151,11 +151,14 @@ func appendValue(data []byte, f Field, v any, r []byte) ([]byte, error) {
 				return data, fmt.Errorf("%w: %v", ErrSample, err)
 			}
 		}
+		o := f.Image
+		if j, ok := v.(JPEGData); ok {
+			return appendJPEG(data, r, j, o)
+		}
 		img, ok := v.(image.Image)
 		if !ok || img == nil {
-			return data, fmt.Errorf("%w: want an image.Image, got %T", ErrSample, v)
+			return data, fmt.Errorf("%w: want an image.Image or JPEGData, got %T", ErrSample, v)
 		}
-		o := f.Image
 		c := o.Channels
 		if c == 0 {
 			c = sourceChannels(img)
@@ -181,6 +184,43 @@ func appendValue(data []byte, f Field, v any, r []byte) ([]byte, error) {
 		return data, nil
 	}
 	return data, fmt.Errorf("unknown kind %d", f.Kind)
+}
+
+// JPEGData is a JPEG file's bytes, the value of a JPEG image field stored
+// as it is, without decoding and encoding again (FFCV's "jpg" mode): a
+// collection of JPEG files keeps its quality and the writer runs at the
+// speed of a copy. The writer checks the header (the image's size, at most
+// the field's MaxRes) and records the size; the pixels decode, to the
+// field's Channels (1 or 3; 0 means 1 for a grayscale JPEG, 3 otherwise),
+// when the sample is read. Grayscale, YCbCr, CMYK and YCCK JPEGs are
+// accepted.
+type JPEGData []byte
+
+// appendJPEG stores a JPEG as it is.
+func appendJPEG(data, r []byte, j JPEGData, o ImageOptions) ([]byte, error) {
+	if o.Encoding != JPEG {
+		return data, fmt.Errorf("%w: JPEGData for a field of %s images: want an image.Image", ErrSample, o.Encoding)
+	}
+	w, h, gray, err := jpeg.Header(j)
+	if err != nil {
+		return data, fmt.Errorf("%w: %v", ErrSample, err)
+	}
+	if o.MaxRes > 0 && max(w, h) > o.MaxRes {
+		return data, fmt.Errorf("%w: JPEG of %dx%d is larger than MaxRes %d (pass an image.Image to have it resized)", ErrSample, w, h, o.MaxRes)
+	}
+	c := o.Channels
+	if c == 0 {
+		c = 3
+		if gray {
+			c = 1
+		}
+	}
+	data = append(data, j...)
+	le.PutUint32(r[16:], uint32(h))
+	le.PutUint32(r[20:], uint32(w))
+	r[24] = uint8(c)
+	r[25] = uint8(JPEG)
+	return data, nil
 }
 
 func equalInts(a, b []int) bool {

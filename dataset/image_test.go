@@ -2,6 +2,8 @@ package dataset
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -275,5 +277,74 @@ func BenchmarkRGBAToRGB(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		rgbaToRGB(dst, src)
+	}
+}
+
+// TestJPEGData: a JPEG stored as JPEGData keeps its bytes exactly, records
+// its size, decodes like the original, and a damaged header or a foreign
+// field is refused with ErrSample.
+func TestJPEGData(t *testing.T) {
+	pix := make([]byte, 24*17*3)
+	for i := range pix {
+		pix[i] = uint8(i * 13)
+	}
+	enc, err := ijpeg.Encode(nil, pix, 24, 17, 3, 90)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "j.gojit")
+	schema := Schema{Fields: []Field{
+		Image("jpg", ImageOptions{Encoding: JPEG}),
+		Image("gray", ImageOptions{Encoding: JPEG, Channels: 1}),
+	}}
+	w, err := Create(path, schema, WithProgress(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := func(s Sample) func(func(int, Sample) bool) {
+		return func(yield func(int, Sample) bool) { yield(0, s) }
+	}
+	if err := w.Write(context.Background(), one(Sample{"jpg": JPEGData(enc), "gray": JPEGData(enc)})); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bad, err := Create(filepath.Join(t.TempDir(), "bad.gojit"), schema, WithProgress(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bad.Write(context.Background(), one(Sample{"jpg": JPEGData(enc[:40]), "gray": JPEGData(enc)}))
+	if cerr := bad.Close(); err == nil {
+		err = cerr
+	}
+	if !errors.Is(err, ErrSample) {
+		t.Errorf("truncated header: %v, want ErrSample", err)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	raw, m, err := r.AppendRaw(nil, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw, enc) || m.Shape[0] != 17 || m.Shape[1] != 24 || m.Shape[2] != 3 {
+		t.Fatalf("stored %d bytes (equal: %v) of shape %v, want the %d bytes of a [17 24 3] JPEG", len(raw), bytes.Equal(raw, enc), m.Shape, len(enc))
+	}
+	got := make([]byte, 17*24*3)
+	if err := DecodeImageInto(got, raw, m); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, 17*24*3)
+	if err := ijpeg.Decode(want, enc, 24, 17, 3); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("a stored JPEG decodes differently from the original")
+	}
+	if _, m, _ := r.AppendRaw(nil, 0, 1); m.Shape[2] != 1 {
+		t.Fatalf("gray field records %v, want 1 channel", m.Shape)
 	}
 }

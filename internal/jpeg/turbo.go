@@ -243,6 +243,10 @@ func Header(data []byte) (w, h int, gray bool, err error) {
 	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, d.msg, msgLen) != 0 {
 		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(d.msg))
 	}
+	if cw <= 0 || ch <= 0 {
+		// TurboJPEG 2.1 reports success on some truncated headers.
+		return 0, 0, false, errors.New("jpeg: the header holds no image size (truncated, or not a JPEG)")
+	}
 	return int(cw), int(ch), cg != 0, nil
 }
 
