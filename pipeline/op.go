@@ -151,9 +151,10 @@ type Kernel struct {
 	PerSample int
 	// Draw fills one sample's kernel inputs, drawing random values from
 	// s.Rand() exactly as Run does, so compiled and plain Go agree. It runs
-	// with the plain Go ops, before the stage: s.In is the sample's value
-	// at the start of the op's stage (its Shape and Side are set; its Data
-	// must not be read), and s.Out is empty.
+	// with the plain Go ops, before the stage: s.In.Shape is the shape of
+	// the op's input for this sample, s.In.Side the side values of the
+	// value that enters the op's stage, s.In.Data must not be read (the
+	// value is computed later, in the stage), and s.Out is empty.
 	Draw func(s *Sample, dst []float32)
 	// Trace records the op: x is the batch [batch, Shape...] of the input
 	// state's maximum shape, shapes the [batch, rank] Int32 tensor of each

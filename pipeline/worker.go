@@ -165,6 +165,11 @@ func (w *worker) draw(s *slot, p *plan, k, j, idx, epoch int) error {
 	}
 	smp.Index, smp.Epoch, smp.Raw = idx, epoch, nil
 	smp.In, smp.Out, smp.Refs = l.value(s, p.steps[from-1].buf, j, true), Value{}, nil
+	if !st.in.Variable {
+		// A fixed-size input has its declared shape, whatever the stage's
+		// input was (a resized crop of a variable-size decode).
+		smp.In.Shape, smp.In.DType = st.in.Shape, st.in.DType
+	}
 	smp.rand.reset(st.key, idx, epoch)
 	dst := s.params[st.par][j*n : (j+1)*n]
 	if err := call(func(smp *Sample) error { st.kernel.Draw(smp, dst); return nil }, smp); err != nil {

@@ -40,6 +40,7 @@ Actions:
           --from-npy X.npy [--labels Y.npy] --out FILE
   info    FILE [--json]
   verify  FILE
+  explain FILE --pipeline rrc224|cc224|decode [--field F] [--stage K] [--show plan,fused,llvm,asm,...]
 
 Run 'gojit dataset <action> -h' for an action's flags.
 `)
@@ -47,7 +48,7 @@ Run 'gojit dataset <action> -h' for an action's flags.
 	return func() int {
 		args := fs.Args()
 		if len(args) == 0 {
-			fmt.Fprintln(stderr, "gojit dataset: missing action: write, info or verify")
+			fmt.Fprintln(stderr, "gojit dataset: missing action: write, info, verify or explain")
 			fs.Usage()
 			return exitUsage
 		}
@@ -58,8 +59,10 @@ Run 'gojit dataset <action> -h' for an action's flags.
 			return datasetInfo(args[1:], stdout, stderr)
 		case "verify":
 			return datasetVerify(args[1:], stdout, stderr)
+		case "explain":
+			return datasetExplain(args[1:], stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "gojit dataset: unknown action %q: want write, info or verify\n", args[0])
+		fmt.Fprintf(stderr, "gojit dataset: unknown action %q: want write, info, verify or explain\n", args[0])
 		return exitUsage
 	}
 }
