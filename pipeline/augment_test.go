@@ -431,3 +431,73 @@ func TestAugmentErrors(t *testing.T) {
 		t.Errorf("four channels: %v", err)
 	}
 }
+
+// BenchmarkAugmentOps times each image op over a batch of 128 u8 images
+// of 64x64x3: "go" runs Run sample by sample on one goroutine, "kernel"
+// fills the per-sample inputs with Draw and calls the compiled Kernel
+// once over the batch (on gojit's thread pool). Both include the draws.
+// ns/image is the time per image; compare kernel against go in one run.
+func BenchmarkAugmentOps(b *testing.B) {
+	const n, h, w, c = 128, 64, 64, 3
+	per := h * w * c
+	in := State{DType: gojit.Uint8, Shape: []int{h, w, c}, Variable: true, Compilable: true}
+	src := make([]uint8, n*per)
+	for i := range src {
+		src[i] = uint8(i*7 + i/per*13)
+	}
+	shapes := make([]int32, 0, n*3)
+	for range n {
+		shapes = append(shapes, h, w, c)
+	}
+	for _, op := range []Op{Cutout(16, [3]uint8{1, 2, 3}), RandomTranslate(8, [3]uint8{}), ColorJitter(0.4, 0.4, 0.4), RandomGrayscale(0.5)} {
+		d, err := op.Declare(in, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		key := opKey(1, "img", 1)
+		b.Run(op.Name()+"/go", func(b *testing.B) {
+			dst := make([]uint8, n*per)
+			var s Sample
+			outShape := make([]int, 3)
+			for b.Loop() {
+				for j := range n {
+					s.In = Value{DType: gojit.Uint8, Shape: in.Shape, Data: src[j*per : (j+1)*per]}
+					s.Out = Value{DType: gojit.Uint8, Shape: outShape, Data: dst[j*per : (j+1)*per]}
+					s.rand.reset(key, j, 0)
+					if err := d.Run(&s); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/image")
+		})
+		b.Run(op.Name()+"/kernel", func(b *testing.B) {
+			fn, err := compileKernel(d.Kernel)
+			if err != nil {
+				b.Fatal(err)
+			}
+			x := gojit.FromUint8(src, n, h, w, c)
+			sh := gojit.FromInt32(shapes, n, 3)
+			params := make([]float32, n*d.Kernel.PerSample)
+			pa := gojit.FromFloat32(params, n, d.Kernel.PerSample)
+			out := gojit.New(gojit.Uint8, n, h, w, c)
+			var s Sample
+			call := func() {
+				for j := range n {
+					s.In = Value{DType: gojit.Uint8, Shape: in.Shape, Data: src[j*per : (j+1)*per]}
+					s.rand.reset(key, j, 0)
+					d.Kernel.Draw(&s, params[j*d.Kernel.PerSample:(j+1)*d.Kernel.PerSample])
+				}
+				if err := fn.CallInto([]*gojit.Array{out}, x, sh, pa); err != nil {
+					b.Fatal(err)
+				}
+			}
+			call() // compile outside the timing
+			b.ResetTimer()
+			for b.Loop() {
+				call()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/image")
+		})
+	}
+}
