@@ -289,11 +289,11 @@ func refGrayscale(p float64) opRef {
 
 // toUnit is the f32 variant's first op: pixels / 255, in [0, 1].
 func toUnit(c int) Op {
-	zero, one := make([]float32, c), make([]float32, c)
-	for k := range one {
-		one[k] = 1
+	zero, scale := make([]float32, c), make([]float32, c)
+	for k := range scale {
+		scale[k] = 255
 	}
-	return Normalize(1.0/255, zero, one)
+	return Normalize(zero, scale, gojit.Float32)
 }
 
 // TestAugmentKernelRunReference: for every image op, on RGB and grey

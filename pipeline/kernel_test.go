@@ -233,3 +233,13 @@ func (brightnessGo) Declare(in State, _ []State) (Decl, error) {
 	}
 	return d, err
 }
+
+// compileKernel compiles one op's Kernel on its own: its arguments are
+// the batch, the samples' shapes and, if it has any, its per-sample
+// inputs.
+func compileKernel(k *Kernel) (*gojit.Func, error) {
+	if k.PerSample > 0 {
+		return gojit.Compile(func(x, shapes, params *gojit.Tensor) *gojit.Tensor { return k.Trace(x, shapes, params, nil) })
+	}
+	return gojit.Compile(func(x, shapes *gojit.Tensor) *gojit.Tensor { return k.Trace(x, shapes, nil, nil) })
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // checkLabel reports whether in is an integer class label the label ops
-// take: a scalar Int64 (DecodeInt's), Int32 or Uint8.
+// take: a scalar Int64 (IntDecoder's), Int32 or Uint8.
 func checkLabel(in State, classes int) error {
 	switch {
 	case classes < 1:
