@@ -83,6 +83,7 @@ func (d cropDecoder) Declare(in State, _ []State) (Decl, error) {
 				Params:    []float64{float64(S)},
 				PerSample: 4,
 				Draw:      func(s *Sample, dst []float32) { copy(dst, s.In.Side[:4]) },
+				Mirror:    func(box []float32) { box[0], box[2] = box[2], box[0] },
 				Trace: func(x, shapes, params *gojit.Tensor, _ []*gojit.Tensor) *gojit.Tensor {
 					return resizeBilinear(x, shapes, params, S)
 				},
@@ -326,7 +327,7 @@ func (f hflip) Declare(in State, _ []State) (Decl, error) {
 		return nil
 	}}
 	if !in.Variable {
-		d.Kernel = &Kernel{Name: "RandomHorizontalFlip", Params: []float64{f.p}, PerSample: 1,
+		d.Kernel = &Kernel{Name: "RandomHorizontalFlip", Params: []float64{f.p}, PerSample: 1, hflip: true,
 			Draw: func(s *Sample, dst []float32) {
 				dst[0] = 0
 				if flips(s) {

@@ -164,6 +164,16 @@ type Kernel struct {
 	// values in the order of Refs. It returns the batch output, of the
 	// declared output's dtype and [batch, Shape...].
 	Trace func(x, shapes, params *gojit.Tensor, refs []*gojit.Tensor) *gojit.Tensor
+	// Mirror, when non-nil, mirrors the op's output left to right by
+	// rewriting one sample's per-sample inputs in place (a resized crop
+	// swaps its box's left and right edges). A RandomHorizontalFlip that
+	// follows the op in a stage is then folded into it: it costs nothing
+	// in the compiled function.
+	Mirror func(params []float32)
+
+	// hflip marks RandomHorizontalFlip's kernel, whose params[0] is 1 for
+	// a sample to mirror.
+	hflip bool
 }
 
 // Op is one step of a field's pipeline. The first op of a field is its

@@ -27,6 +27,10 @@ type step struct {
 	kernel *Kernel
 	stage  int
 	par    int
+	// folded: a RandomHorizontalFlip folded into the op before it (see
+	// Kernel.Mirror); its Trace is skipped and its Draw rewrites the
+	// previous op's per-sample inputs.
+	folded bool
 	// phase is the pass of the batch in which the step runs: the loader
 	// runs every field's plain Go ops of pass 0 on each sample, then the
 	// compiled stages of pass 0 over the batch, then the plain Go ops of

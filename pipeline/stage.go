@@ -88,10 +88,15 @@ func (l *Loader) buildStages() error {
 		for k := sg.from; k < sg.to; k++ {
 			st := &p.steps[k]
 			st.stage = i
+			if k > sg.from && st.kernel.hflip && p.steps[k-1].kernel.Mirror != nil && len(st.refs) == 0 {
+				st.folded = true
+			}
 			if st.kernel.PerSample > 0 {
 				st.par = len(l.pars)
 				l.pars = append(l.pars, st.kernel.PerSample)
-				sg.pars = append(sg.pars, k)
+				if !st.folded {
+					sg.pars = append(sg.pars, k)
+				}
 			}
 			for _, r := range st.refs {
 				if r.plan == sg.plan && r.step >= sg.from {
@@ -172,6 +177,10 @@ func (l *Loader) traceStage(sg *stage, args []*gojit.Tensor) (outs []*gojit.Tens
 	}
 	for k := sg.from; k < sg.to; k++ {
 		st := &p.steps[k]
+		if st.folded {
+			vals[k] = x // the previous op drew mirrored coordinates
+			continue
+		}
 		var par *gojit.Tensor
 		if st.par >= 0 {
 			par = args[arg]
@@ -339,7 +348,9 @@ func (l *Loader) Code(i int) (*Code, error) {
 		if st.kernel != nil && st.kernel.PerSample > 0 {
 			fmt.Fprintf(&b, "  (%d per-sample inputs)", st.kernel.PerSample)
 		}
-		if st.buf >= 0 {
+		if st.folded {
+			b.WriteString("  [folded into the op before: its coordinates are mirrored]")
+		} else if st.buf >= 0 {
 			fmt.Fprintf(&b, "  [memory: %d bytes per sample]", l.bufs[st.buf].per)
 		} else {
 			b.WriteString("  [fused: not in memory]")

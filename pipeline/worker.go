@@ -175,6 +175,13 @@ func (w *worker) draw(s *slot, p *plan, k, j, idx, epoch int) error {
 	if err := call(func(smp *Sample) error { st.kernel.Draw(smp, dst); return nil }, smp); err != nil {
 		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: st.op, Err: fmt.Errorf("kernel input (Draw): %w", err)}
 	}
+	if st.folded && dst[0] != 0 {
+		// A flip folded into the op before it, whose inputs were drawn
+		// just before (steps draw in order).
+		prev := &p.steps[k-1]
+		m := prev.kernel.PerSample
+		prev.kernel.Mirror(s.params[prev.par][j*m : (j+1)*m])
+	}
 	return nil
 }
 
