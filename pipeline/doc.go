@@ -48,16 +48,29 @@
 // batch's content is therefore the same whatever Workers and BatchesAhead,
 // and memory past a variable-size sample's own shape is zeroed.
 //
-// # Ops
+// # Ops and stages
 //
 // An Op declares, from its input State (dtype, shape, whether variable or
 // compilable), its output State and the memory it needs per sample (FFCV's
 // declare_state_and_memory), and supplies a plain Go Run over one sample,
-// a Kernel description (gojit tensor ops over the whole batch), or both.
-// Ops with only a Kernel end a field's pipeline and run as one compiled
-// kernel per batch; the stage compiler of the next issue will fuse them
-// and lift the restrictions NewLoader enforces on them. An op that
-// implements Referrer reads other fields' values (FFCV's RefNode). The
-// decoders (IntDecoder, FloatDecoder, BytesDecoder, JSONDecoder, NDArrayDecoder,
-// ImageDecoder) are plain Go ops, put first in a field's list by default.
+// a Kernel (gojit tensor ops over the whole batch), or both, or a Split (a
+// plain Go part and a compiled part). A field's ops are cut into stages:
+// plain Go stages run per sample on the workers; each compiled stage is
+// one gojit function per batch into which the stage compiler fuses the
+// Kernels of consecutive compiled ops, with per-sample values (crop boxes,
+// random draws) as its arguments. Loader.Stages lists them, Loader.Code
+// shows a stage's plan, graphs, LLVM IR and assembly, Loader.Timings where
+// the time goes, and Config.NoCompile runs the plain Go ops instead (the
+// reference). An op that implements Referrer reads other fields' values
+// (FFCV's RefNode).
+//
+// The image ops of an ImageNet pipeline: RandomResizedCropJPEG and
+// CenterCropJPEG (decode only the crop's region, resize compiled),
+// RandomHorizontalFlip, Normalize, ToCHW; augmentations (Cutout,
+// RandomTranslate, ColorJitter, RandomGrayscale, ImageMixup) and label ops
+// (LabelSmoothing, LabelMixup); the decoders (IntDecoder, FloatDecoder,
+// BytesDecoder, JSONDecoder, NDArrayDecoder, ImageDecoder), put first in a
+// field's list by default; and custom ops: TensorOp (a gojit function over
+// one sample) and FuncOp (plain Go). docs/pipeline.md has a complete
+// example.
 package pipeline

@@ -48,11 +48,14 @@ func TestDocsExample(t *testing.T) {
 		t.Fatalf("the example of docs/pipeline.md does not build: %v\n%s", err, out)
 	}
 	run := exec.Command(bin)
-	run.Dir = tmp // it writes toy.gojit in its working directory
-	if out, err := run.CombinedOutput(); err != nil {
+	run.Dir = tmp
+	out, err := run.CombinedOutput()
+	if err != nil {
 		t.Fatalf("the example of docs/pipeline.md fails: %v\n%s", err, out)
 	}
-	if _, err := os.Stat(filepath.Join(tmp, "toy.gojit")); err != nil {
-		t.Fatalf("the example wrote no dataset: %v", err)
+	for _, want := range []string{"[64 3 224 224] [64 1000]", "[100 3 224 224] [100]", "compiled: true", "RandomHorizontalFlip", "folded"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the example's output lacks %q:\n%s", want, out)
+		}
 	}
 }
