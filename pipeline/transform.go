@@ -115,4 +115,3 @@ func f64s(v []float32) []float64 {
 	}
 	return out
 }
-
