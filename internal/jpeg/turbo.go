@@ -140,6 +140,28 @@ static int gojit_tj_decode(tjhandle t, const unsigned char *jpeg, unsigned long 
 	}
 	return 0;
 }
+
+// gojit_tj_scaled decodes the whole JPEG scaled by num/8 into dst (at
+// least *sw * *sh * c bytes, with *sw and *sh the scaled size, which it
+// sets) through TurboJPEG: the reference DecodeCrop's tests compare with.
+static int gojit_tj_scaled(tjhandle t, const unsigned char *jpeg, unsigned long size, unsigned char *dst,
+                           unsigned long dstlen, int num, int c, int *sw, int *sh, char *msg, int msglen) {
+	int w, h, gray;
+	if (gojit_tj_header(t, jpeg, size, &w, &h, &gray, msg, msglen) != 0) {
+		return -1;
+	}
+	*sw = (w * num + 7) / 8;
+	*sh = (h * num + 7) / 8;
+	if ((unsigned long)*sw * *sh * c > dstlen) {
+		return -2;
+	}
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	if (tjDecompress2(t, jpeg, size, dst, *sw, *sw * c, *sh, pf, TJFLAG_STOPONWARNING) != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+		return -1;
+	}
+	return 0;
+}
 */
 import "C"
 
@@ -301,4 +323,26 @@ func decodeRegion(dst, data []byte, src image.Rectangle, iw, ih, w, h, c int) er
 	pix := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(bw)*bh*c)
 	resample(dst, w, h, pix, int(bw), bh, c, rect{r.x0 - float64(bx), r.y0 - float64(y0), r.x1 - float64(bx), r.y1 - float64(y0)})
 	return nil
+}
+
+// decodeScaled decodes the whole JPEG scaled by n/8 as c channels through
+// TurboJPEG (tjDecompress2), returning the pixels and their size: the
+// full-image path DecodeCrop's tests compare its crops with.
+func decodeScaled(data []byte, n, c int) ([]byte, int, int, error) {
+	iw, ih, _, err := Header(data)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	d, err := decompressors.get()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer decompressors.put(d)
+	pix := make([]byte, (iw*n+7)/8*((ih*n+7)/8)*c)
+	var sw, sh C.int
+	if C.gojit_tj_scaled(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&pix[0])), C.ulong(len(pix)),
+		C.int(n), C.int(c), &sw, &sh, d.msg, msgLen) != 0 {
+		return nil, 0, 0, fmt.Errorf("jpeg: decoding at %d/8: %s", n, C.GoString(d.msg))
+	}
+	return pix, int(sw), int(sh), nil
 }
