@@ -1,11 +1,15 @@
 package jpeg
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"image"
+	stdjpeg "image/jpeg"
 	"math"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -160,4 +164,240 @@ func TestDecodeCropVsScaled(t *testing.T) {
 			}
 		}
 	}
+}
+
+// imageJPEGScaled is the independent reference of TestDecodeCropVsImageJPEG:
+// Go's image/jpeg decodes the whole stream (CMYK and YCCK through
+// image.CMYK) and boxScale shrinks it to n/8.
+func imageJPEGScaled(t *testing.T, data []byte, n, c int) ([]byte, int) {
+	t.Helper()
+	img, err := stdjpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	full := make([]byte, w*h*c)
+	imagePixels(full, img, w, h, c)
+	sw, sh := (w*n+7)/8, (h*n+7)/8
+	out := make([]byte, sw*sh*c)
+	boxScale(out, full, w, h, c, n, image.Rect(0, 0, sw, sh))
+	return out, sw
+}
+
+// TestDecodeCropVsImageJPEG compares DecodeCrop with Go's image/jpeg
+// decoding the whole image, then averaging areas for the scale: an
+// independent decoder, including CMYK and YCCK files with Adobe's
+// inverted values. At full scale the two differ by chroma upsampling and
+// rounding only; below it, by the scaled inverse DCT against a box filter.
+func TestDecodeCropVsImageJPEG(t *testing.T) {
+	for _, j := range testJPEGs(t) {
+		info, err := Inspect(j.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []int{1, 3} {
+			for _, n := range []int{8, 5, 4, 1} {
+				ref, rw := imageJPEGScaled(t, j.data, n, c)
+				for _, src := range cropRects(info.Width, info.Height)[:4] {
+					dst := make([]byte, MaxCropLen(src, 0, 0, c))
+					cr, err := decodeCrop(dst, j.data, src, n, c, defaultTuning)
+					if err != nil {
+						t.Fatalf("%s c=%d n=%d %v: %v", j.name, c, n, src, err)
+					}
+					bx, by := bufferOrigin(cr, src)
+					mean, worst := diffStats(dst, cr, bx, by, ref, rw, c)
+					tol := 3.0 // chroma upsampling differs (as in TestRoundTrip)
+					if n < 8 {
+						tol = 5 // a scaled inverse DCT is not a box filter
+					}
+					if mean > tol {
+						t.Errorf("%s c=%d n=%d %v: differs from image/jpeg by %.2f on average (%d at most), want <= %.1f", j.name, c, n, src, mean, worst, tol)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestInspect checks each test file's layout, in both builds, and that the
+// marker scanner of the image/jpeg build agrees.
+func TestInspect(t *testing.T) {
+	for _, j := range testJPEGs(t) {
+		info, err := Inspect(j.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, h, _, err := Header(j.data)
+		if err != nil || info.Width != w || info.Height != h || info.Layout != j.layout {
+			t.Errorf("%s: Inspect = %+v, %v; want %dx%d %s", j.name, info, err, h, w, j.layout)
+		}
+		if l := scanLayout(j.data); l != j.layout {
+			t.Errorf("%s: scanLayout = %s, want %s", j.name, l, j.layout)
+		}
+	}
+	if _, err := Inspect([]byte("not a jpeg")); err == nil {
+		t.Error("Inspect of garbage: no error")
+	}
+}
+
+// TestCropScale checks the scale choice and that DecodeCrop's rectangle
+// is never smaller than the output it is for.
+func TestCropScale(t *testing.T) {
+	for _, tc := range []struct {
+		src        image.Rectangle
+		outW, outH int
+		want       int
+	}{
+		{image.Rect(0, 0, 256, 256), 224, 224, 7},
+		{image.Rect(0, 0, 256, 256), 32, 32, 1},
+		{image.Rect(0, 0, 256, 256), 33, 32, 2},
+		{image.Rect(0, 0, 256, 128), 64, 64, 4},
+		{image.Rect(10, 10, 100, 100), 224, 224, 8}, // enlarged: full scale
+		{image.Rect(0, 0, 256, 256), 0, 224, 8},
+	} {
+		if n := CropScale(tc.src, tc.outW, tc.outH); n != tc.want {
+			t.Errorf("CropScale(%v, %d, %d) = %d, want %d", tc.src, tc.outW, tc.outH, n, tc.want)
+		}
+	}
+	data, err := Encode(nil, natural(300, 260, 3, 1), 300, 260, 3, 90)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		x0, y0 := r.IntN(290), r.IntN(250)
+		src := image.Rect(x0, y0, x0+1+r.IntN(300-x0), y0+1+r.IntN(260-y0))
+		ow, oh := 1+r.IntN(100), 1+r.IntN(100)
+		dst := make([]byte, MaxCropLen(src, ow, oh, 3))
+		cr, err := DecodeCrop(dst, data, src, ow, oh, 3)
+		if err != nil {
+			t.Fatalf("%v -> %dx%d: %v", src, oh, ow, err)
+		}
+		if cr.Scale < 8 && (cr.X1-cr.X0 < float64(ow) || cr.Y1-cr.Y0 < float64(oh)) {
+			t.Fatalf("%v -> %dx%d: crop %+v is smaller than the output", src, oh, ow, cr)
+		}
+		if cr.Scale != CropScale(src, ow, oh) || cr.W*cr.H*3 > len(dst) {
+			t.Fatalf("%v -> %dx%d: crop %+v, scale %d, bound %d bytes", src, oh, ow, cr, CropScale(src, ow, oh), len(dst))
+		}
+	}
+}
+
+// TestDecodeCropErrors: bad arguments and bad streams are errors saying
+// what is wrong; damaged streams never crash or write past dst.
+func TestDecodeCropErrors(t *testing.T) {
+	const iw, ih = 64, 48
+	data, err := Encode(nil, natural(iw, ih, 3, 2), iw, ih, 3, 90)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := image.Rect(0, 0, iw, ih)
+	big := make([]byte, iw*ih*3)
+	crop := func(dst, data []byte, src image.Rectangle, c int) error {
+		_, err := DecodeCrop(dst, data, src, 0, 0, c)
+		return err
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"outside", crop(big, data, image.Rect(60, 0, 70, 10), 3), "outside the 48x64 image"},
+		{"negative", crop(big, data, image.Rect(-1, 0, 10, 10), 3), "outside"},
+		{"empty region", crop(big, data, image.Rect(5, 5, 5, 10), 3), "empty"},
+		{"short dst", crop(make([]byte, 100), data, all, 3), "needs 9216"},
+		{"nil dst", crop(nil, data, all, 1), "needs 3072"},
+		{"2 channels", crop(big, data, all, 2), "channels"},
+		{"empty data", crop(big, nil, all, 3), "empty"},
+		{"garbage", crop(big, []byte("not a jpeg"), all, 3), "jpeg"},
+		{"truncated", crop(big, data[:len(data)/2], all, 3), "jpeg"},
+		{"no SOS", crop(big, data[:300], all, 3), "jpeg"},
+	} {
+		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", tc.name, tc.err, tc.want)
+		}
+	}
+	if err := crop(make([]byte, 10), data, all, 3); !errors.Is(err, ErrDstTooSmall) {
+		t.Errorf("short dst: %v does not wrap ErrDstTooSmall", err)
+	}
+	// Damaged copies: an error or pixels, never a crash, never a write
+	// past the bytes the crop reports.
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 300 {
+		bad := bytes.Clone(data)
+		for range 1 + r.IntN(4) {
+			bad[r.IntN(len(bad))] = byte(r.IntN(256))
+		}
+		if i%3 == 0 {
+			bad = bad[:r.IntN(len(bad))]
+		}
+		dst := make([]byte, len(big)+64)
+		for k := range dst {
+			dst[k] = 0xA5
+		}
+		cr, err := DecodeCrop(dst[:len(big)], bad, image.Rect(r.IntN(20), r.IntN(20), 40+r.IntN(24), 30+r.IntN(18)), r.IntN(40), r.IntN(40), 1+2*r.IntN(2))
+		if err == nil && cr.W*cr.H*3 > len(big) {
+			t.Fatalf("damaged stream %d: crop %+v larger than dst", i, cr)
+		}
+		for _, v := range dst[len(big):] {
+			if v != 0xA5 {
+				t.Fatalf("damaged stream %d: wrote past dst", i)
+			}
+		}
+	}
+}
+
+// TestDecodeCropConcurrent decodes crops from several goroutines at once
+// (the decompressor pool); run with -race.
+func TestDecodeCropConcurrent(t *testing.T) {
+	data, err := Encode(nil, natural(120, 90, 3, 9), 120, 90, 3, 90)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := image.Rect(13, 7, 101, 77)
+	want := make([]byte, MaxCropLen(src, 40, 30, 3))
+	if _, err := DecodeCrop(want, data, src, 40, 30, 3); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got := make([]byte, len(want))
+			for range 50 {
+				if _, err := DecodeCrop(got, data, src, 40, 30, 3); err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(got, want) {
+					errs <- errDiffer
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// FuzzDecodeCrop feeds arbitrary streams and rectangles: DecodeCrop must
+// return an error or a crop that fits dst, never crash.
+func FuzzDecodeCrop(f *testing.F) {
+	data, err := Encode(nil, natural(40, 30, 3, 1), 40, 30, 3, 80)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data, 3, 2, 30, 25, 10, 10)
+	f.Fuzz(func(t *testing.T, data []byte, x0, y0, x1, y1, ow, oh int) {
+		if len(data) == 0 || x1-x0 > 4096 || y1-y0 > 4096 {
+			return
+		}
+		dst := make([]byte, 64*64*3)
+		cr, err := DecodeCrop(dst, data, image.Rect(x0, y0, x1, y1), ow, oh, 3)
+		if err == nil && cr.W*cr.H*3 > len(dst) {
+			t.Fatalf("crop %+v larger than dst", cr)
+		}
+	})
 }
