@@ -6,3 +6,6 @@ package jpeg
 // scale (TestDecodeCropVsScaled): here both are the same box filter over
 // one image/jpeg decode.
 const cropTolMean, cropTolMax = 0.0, 0
+
+// cropVariants: this build has one way of decoding crops.
+var cropVariants = []cropVariant{{"image/jpeg", tuning{}}}

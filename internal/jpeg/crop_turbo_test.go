@@ -28,3 +28,12 @@ func TestDecodeCropAllocs(t *testing.T) {
 		t.Errorf("DecodeCrop allocates %.1f times a call", a)
 	}
 }
+
+// cropVariants are the decoder tunings BenchmarkDecodeCrop compares.
+var cropVariants = []cropVariant{
+	{"islow-fancy", tuning{dct: 0, fancy: true}},
+	{"ifast-fancy", tuning{dct: 1, fancy: true}},
+	{"float-fancy", tuning{dct: 2, fancy: true}},
+	{"islow-plain", tuning{dct: 0, fancy: false}},
+	{"ifast-plain", tuning{dct: 1, fancy: false}},
+}

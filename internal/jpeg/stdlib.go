@@ -68,14 +68,3 @@ func Decode(dst, data []byte, w, h, c int) error {
 	imagePixels(dst, img, w, h, c)
 	return nil
 }
-
-
-// decodeRegion decodes the whole image and resamples src from it.
-func decodeRegion(dst, data []byte, src image.Rectangle, iw, ih, w, h, c int) error {
-	buf := make([]byte, iw*ih*c)
-	if err := Decode(buf, data, iw, ih, c); err != nil {
-		return err
-	}
-	resample(dst, w, h, buf, iw, ih, c, rect{float64(src.Min.X), float64(src.Min.Y), float64(src.Max.X), float64(src.Max.Y)})
-	return nil
-}
