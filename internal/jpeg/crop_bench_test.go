@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -73,42 +74,51 @@ type cropVariant struct {
 	t    tuning
 }
 
-// BenchmarkDecodeCrop times, single-threaded and in the same loop so the
-// ratios are fair on a shared machine, the full decode (Decode, the
+// BenchmarkDecodeCrop times, single-threaded, in the same loop and in the
+// thread's CPU time so the ratios hold on a shared machine, the full decode (Decode, the
 // baseline) and DecodeCrop of the random and the center crop boxes to
-// 224x224, for each decoder tuning. It reports images/s of the full decode
-// and the time of each crop decode as a fraction of the full decode's.
+// 224x224, and DecodeCrop of the whole image at full scale, for each
+// decoder tuning. It reports images/s of the full decode and of the random
+// crops, and the time of each DecodeCrop as a fraction of the full
+// decode's.
 func BenchmarkDecodeCrop(b *testing.B) {
 	s := newBenchSet(b)
 	full := make([]byte, 320*320*3)
 	dst := make([]byte, MaxCropLen(image.Rect(0, 0, 320, 320), 0, 0, 3))
 	for _, v := range cropVariants {
 		b.Run(v.name, func(b *testing.B) {
-			var tFull, tRandom, tCenter time.Duration
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var tFull, tRandom, tCenter, tWhole time.Duration
 			k := 0
 			for b.Loop() {
 				i := k % len(s.data)
 				box := s.random[i][(k/len(s.data))%len(s.random[i])]
 				k++
-				t0 := time.Now()
+				t0 := threadCPU()
 				if err := Decode(full[:s.w[i]*s.h[i]*3], s.data[i], s.w[i], s.h[i], 3); err != nil {
 					b.Fatal(err)
 				}
-				t1 := time.Now()
+				t1 := threadCPU()
 				if _, err := decodeCrop(dst, s.data[i], box, CropScale(box, 224, 224), 3, v.t); err != nil {
 					b.Fatal(err)
 				}
-				t2 := time.Now()
+				t2 := threadCPU()
 				if _, err := decodeCrop(dst, s.data[i], s.center[i], CropScale(s.center[i], 224, 224), 3, v.t); err != nil {
 					b.Fatal(err)
 				}
-				t3 := time.Now()
-				tFull, tRandom, tCenter = tFull+t1.Sub(t0), tRandom+t2.Sub(t1), tCenter+t3.Sub(t2)
+				t3 := threadCPU()
+				if _, err := decodeCrop(dst, s.data[i], image.Rect(0, 0, s.w[i], s.h[i]), 8, 3, v.t); err != nil {
+					b.Fatal(err)
+				}
+				t4 := threadCPU()
+				tFull, tRandom, tCenter, tWhole = tFull+(t1-t0), tRandom+(t2-t1), tCenter+(t3-t2), tWhole+(t4-t3)
 			}
 			b.ReportMetric(float64(k)/tFull.Seconds(), "full-img/s")
 			b.ReportMetric(float64(k)/tRandom.Seconds(), "random-img/s")
 			b.ReportMetric(tRandom.Seconds()/tFull.Seconds(), "random/full")
 			b.ReportMetric(tCenter.Seconds()/tFull.Seconds(), "center/full")
+			b.ReportMetric(tWhole.Seconds()/tFull.Seconds(), "whole/full")
 			b.ReportMetric(0, "ns/op")
 		})
 	}
@@ -116,7 +126,7 @@ func BenchmarkDecodeCrop(b *testing.B) {
 
 // BenchmarkSkippedRow measures what a row passed over by
 // jpeg_skip_scanlines costs against a decoded one, on 256x256 JPEGs: the
-// time to decode only the last row (skipping all others) and the whole
+// thread's CPU time to decode only the last row (skipping all others) and the whole
 // image, less the time to decode only the first, per row, as a fraction
 // of the full decode's per-row time.
 func BenchmarkSkippedRow(b *testing.B) {
@@ -130,25 +140,27 @@ func BenchmarkSkippedRow(b *testing.B) {
 		data = append(data, d)
 	}
 	dst := make([]byte, n*n*3)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	var tFirst, tLast, tAll time.Duration
 	k := 0
 	for b.Loop() {
 		d := data[k%len(data)]
 		k++
-		t0 := time.Now()
+		t0 := threadCPU()
 		if _, err := DecodeCrop(dst, d, image.Rect(0, 0, n, 1), 0, 0, 3); err != nil {
 			b.Fatal(err)
 		}
-		t1 := time.Now()
+		t1 := threadCPU()
 		if _, err := DecodeCrop(dst, d, image.Rect(0, n-1, n, n), 0, 0, 3); err != nil {
 			b.Fatal(err)
 		}
-		t2 := time.Now()
+		t2 := threadCPU()
 		if _, err := DecodeCrop(dst, d, image.Rect(0, 0, n, n), 0, 0, 3); err != nil {
 			b.Fatal(err)
 		}
-		t3 := time.Now()
-		tFirst, tLast, tAll = tFirst+t1.Sub(t0), tLast+t2.Sub(t1), tAll+t3.Sub(t2)
+		t3 := threadCPU()
+		tFirst, tLast, tAll = tFirst+(t1-t0), tLast+(t2-t1), tAll+(t3-t2)
 	}
 	skip := (tLast - tFirst).Seconds() / (n - 1)
 	row := (tAll - tFirst).Seconds() / (n - 1)

@@ -37,3 +37,37 @@ var cropVariants = []cropVariant{
 	{"islow-plain", tuning{dct: 0, fancy: false}},
 	{"ifast-plain", tuning{dct: 1, fancy: false}},
 }
+
+// TestTuningAccuracy measures how far the faster decoder tunings land
+// from the default (JDCT_ISLOW with fancy upsampling) on the benchmark's
+// images, and bounds it: DecodeCrop's doc comment and doc.go quote these
+// figures (go test -run TuningAccuracy -v).
+func TestTuningAccuracy(t *testing.T) {
+	s := newBenchSet(t)
+	for _, v := range cropVariants[1:] {
+		var sum float64
+		worst, px := 0, 0
+		for i, data := range s.data {
+			src := image.Rect(0, 0, s.w[i], s.h[i])
+			want := make([]byte, s.w[i]*s.h[i]*3)
+			got := make([]byte, len(want))
+			if _, err := decodeCrop(want, data, src, 8, 3, defaultTuning); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := decodeCrop(got, data, src, 8, 3, v.t); err != nil {
+				t.Fatal(err)
+			}
+			for k := range want {
+				d := int(got[k]) - int(want[k])
+				d = max(d, -d)
+				sum += float64(d)
+				worst = max(worst, d)
+			}
+			px += len(want)
+		}
+		t.Logf("%s: %.3f levels on average from %s, %d at most", v.name, sum/float64(px), cropVariants[0].name, worst)
+		if sum/float64(px) > 1.5 {
+			t.Errorf("%s: %.3f levels on average from %s", v.name, sum/float64(px), cropVariants[0].name)
+		}
+	}
+}
