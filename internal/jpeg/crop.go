@@ -12,8 +12,11 @@ import (
 // resampler maps output pixel centres onto [X0, X1) x [Y0, Y1): output
 // pixel i of outW samples at X0 + (i+0.5)*(X1-X0)/outW - 0.5, clamped to
 // [0, W-1]. The buffer may hold a few columns on either side of the
-// rectangle (libjpeg-turbo decodes whole iMCU columns); they are real
-// image pixels, useful to a filter reaching past the edge.
+// rectangle (libjpeg-turbo decodes whole iMCU columns, and at least two
+// columns more on each side where the image has them); they are image
+// pixels for a filter reaching past the rectangle's edge, though the
+// outermost ones may differ a little from a whole-image decode (chroma
+// upsampling takes the buffer's edge for the image's).
 type Crop struct {
 	W, H           int     // decoded buffer size in pixels
 	X0, Y0, X1, Y1 float64 // the requested rectangle, scaled, in buffer pixels

@@ -71,3 +71,22 @@ func TestTuningAccuracy(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeAllocs: Decode and Header allocate nothing in Go either.
+func TestDecodeAllocs(t *testing.T) {
+	data, err := Encode(nil, natural(64, 48, 3, 4), 64, 48, 3, 90)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]byte, 64*48*3)
+	if a := testing.AllocsPerRun(50, func() {
+		if err := Decode(dst, data, 64, 48, 3); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := Header(data); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("Decode and Header allocate %.1f times a call", a)
+	}
+}

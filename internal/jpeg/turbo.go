@@ -118,6 +118,7 @@ func Encode(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
 type handle struct {
 	h   C.tjhandle
 	msg *C.char
+	out *[3]C.int // results of C calls, in C memory so no Go variable escapes
 }
 
 const msgLen = 256
@@ -149,7 +150,7 @@ func (p *handlePool) get() (*handle, error) {
 	if h == nil {
 		return nil, fmt.Errorf("jpeg: %s", C.GoString(C.tjGetErrorStr2(nil)))
 	}
-	return &handle{h: h, msg: (*C.char)(C.malloc(msgLen))}, nil
+	return &handle{h: h, msg: (*C.char)(C.malloc(msgLen)), out: (*[3]C.int)(C.calloc(3, C.size_t(unsafe.Sizeof(C.int(0)))))}, nil
 }
 
 func (p *handlePool) put(t *handle) {
@@ -158,6 +159,7 @@ func (p *handlePool) put(t *handle) {
 	default:
 		C.tjDestroy(t.h)
 		C.free(unsafe.Pointer(t.msg))
+		C.free(unsafe.Pointer(t.out))
 	}
 }
 
@@ -171,11 +173,11 @@ func Header(data []byte) (w, h int, gray bool, err error) {
 		return 0, 0, false, err
 	}
 	defer decompressors.put(d)
-	var cw, ch, cg C.int
-	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, d.msg, msgLen) != 0 {
+	cw, ch, cg := &d.out[0], &d.out[1], &d.out[2]
+	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), cw, ch, cg, d.msg, msgLen) != 0 {
 		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(d.msg))
 	}
-	return int(cw), int(ch), cg != 0, nil
+	return int(*cw), int(*ch), *cg != 0, nil
 }
 
 // Decode decompresses data into dst, which holds exactly w*h*c bytes
@@ -193,12 +195,12 @@ func Decode(dst, data []byte, w, h, c int) error {
 		return err
 	}
 	defer decompressors.put(d)
-	var jw, jh C.int
-	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), &jw, &jh, d.msg, msgLen) {
+	jw, jh := &d.out[0], &d.out[1]
+	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), jw, jh, d.msg, msgLen) {
 	case 0:
 		return nil
 	case -2:
-		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", int(jh), int(jw), h, w)
+		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", int(*jh), int(*jw), h, w)
 	}
 	return fmt.Errorf("jpeg: decoding: %s", C.GoString(d.msg))
 }
