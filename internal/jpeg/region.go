@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sync"
 )
 
 // DecodeRegion decodes the pixels of rectangle src of a JPEG (in the
@@ -11,17 +12,15 @@ import (
 // dst, which holds exactly w*h*c bytes (c = 1 or 3, as for Decode): the
 // random-resized-crop decode of a training pipeline.
 //
-// Both builds resample the region bilinearly (output pixel centres mapped
-// linearly onto src, edges clamped) with the same Go code; they differ in
-// what they resample from. The libjpeg-turbo build decodes only the rows
-// and the iMCU columns that src covers (jpeg_skip_scanlines,
-// jpeg_crop_scanline) and, when w and h are at most half of src's size,
-// lets the inverse DCT scale the image down by the largest factor n/8
-// that keeps the region at least w by h (scale_num/scale_denom), so a
-// small crop of a large image costs a fraction of a full decode. The
-// image/jpeg build decodes the whole image. The results agree to within
-// a few levels on natural images (TestDecodeRegion compares both with an
-// area average of a full decode).
+// It is DecodeCrop followed by a bilinear resampling in Go (output pixel
+// centres mapped linearly onto the crop, edges clamped), the same in both
+// builds: the libjpeg-turbo build decodes only the rows and the iMCU
+// columns that src covers, scaled down in the inverse DCT by the largest
+// factor n/8 that keeps the region at least w by h, so a small crop of a
+// large image costs a fraction of a full decode; the image/jpeg build
+// decodes the whole image and averages areas for the scale. The results
+// agree to within a few levels on natural images (TestDecodeRegion
+// compares both with an area average of a full decode).
 func DecodeRegion(dst, data []byte, src image.Rectangle, w, h, c int) error {
 	if w <= 0 || h <= 0 || len(dst) != w*h*c || (c != 1 && c != 3) {
 		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
@@ -36,8 +35,21 @@ func DecodeRegion(dst, data []byte, src image.Rectangle, w, h, c int) error {
 	if src.Empty() || !src.In(image.Rect(0, 0, iw, ih)) {
 		return fmt.Errorf("jpeg: region %v is empty or outside the %dx%d image", src, ih, iw)
 	}
-	return decodeRegion(dst, data, src, iw, ih, w, h, c)
+	buf := regionBufs.Get().(*[]byte)
+	defer regionBufs.Put(buf)
+	if n := MaxCropLen(src, w, h, c); cap(*buf) < n {
+		*buf = make([]byte, n)
+	}
+	cr, err := DecodeCrop((*buf)[:cap(*buf)], data, src, w, h, c)
+	if err != nil {
+		return err
+	}
+	resample(dst, w, h, *buf, cr.W, cr.H, c, rect{cr.X0, cr.Y0, cr.X1, cr.Y1})
+	return nil
 }
+
+// regionBufs holds DecodeRegion's buffers for DecodeCrop.
+var regionBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // rect is a rectangle in (fractional) pixel coordinates of a buffer.
 type rect struct{ x0, y0, x1, y1 float64 }

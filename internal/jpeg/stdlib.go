@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	stdjpeg "image/jpeg"
 )
 
@@ -66,25 +65,6 @@ func Decode(dst, data []byte, w, h, c int) error {
 	if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
 		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", b.Dy(), b.Dx(), h, w)
 	}
-	if c == 1 {
-		g := &image.Gray{Pix: dst, Stride: w, Rect: image.Rect(0, 0, w, h)}
-		draw.Draw(g, g.Rect, img, img.Bounds().Min, draw.Src)
-		return nil
-	}
-	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, draw.Src)
-	for i, j := 0, 0; i < len(dst); i, j = i+3, j+4 {
-		dst[i], dst[i+1], dst[i+2] = rgba.Pix[j], rgba.Pix[j+1], rgba.Pix[j+2]
-	}
-	return nil
-}
-
-// decodeRegion decodes the whole image and resamples src from it.
-func decodeRegion(dst, data []byte, src image.Rectangle, iw, ih, w, h, c int) error {
-	buf := make([]byte, iw*ih*c)
-	if err := Decode(buf, data, iw, ih, c); err != nil {
-		return err
-	}
-	resample(dst, w, h, buf, iw, ih, c, rect{float64(src.Min.X), float64(src.Min.Y), float64(src.Max.X), float64(src.Max.Y)})
+	imagePixels(dst, img, w, h, c)
 	return nil
 }

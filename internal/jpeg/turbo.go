@@ -3,99 +3,11 @@
 package jpeg
 
 /*
-#cgo LDFLAGS: -lturbojpeg -ljpeg
-#include <setjmp.h>
+#cgo LDFLAGS: -lturbojpeg
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <turbojpeg.h>
-#include <jpeglib.h>
-
-// The libjpeg API (for cropping and DCT scaling, which TurboJPEG 2.1
-// lacks) reports errors through error_exit, which must not return: it
-// longjmps back to gojit_jpeg_region with the message. Warnings (such as
-// a truncated stream) are errors too, as TJFLAG_STOPONWARNING makes them
-// for the TurboJPEG calls.
-struct gojit_jerr {
-	struct jpeg_error_mgr pub;
-	jmp_buf jb;
-	char *msg;
-};
-
-static void gojit_jerr_exit(j_common_ptr ci) {
-	struct gojit_jerr *e = (struct gojit_jerr *)ci->err;
-	char m[JMSG_LENGTH_MAX];
-	(*ci->err->format_message)(ci, m);
-	snprintf(e->msg, 256, "%s", m);
-	longjmp(e->jb, 1);
-}
-
-static void gojit_jerr_emit(j_common_ptr ci, int level) {
-	if (level < 0) {
-		gojit_jerr_exit(ci);
-	}
-}
-
-// gojit_jpeg_region decodes rows [y0, y1) and at least columns [x0, x1)
-// of the JPEG scaled by num/8 (coordinates in the scaled image, which must
-// be sw by sh), as c channels, into a malloc'd buffer *buf of *bw by
-// y1-y0 pixels whose first column is column *bx of the scaled image.
-// It returns 0, or -1 with msg set (and *buf freed).
-static int gojit_jpeg_region(const unsigned char *data, unsigned long size, int c, int num, int sw, int sh,
-                             int x0, int y0, int x1, int y1, unsigned char **buf, int *bx, int *bw, char *msg) {
-	struct jpeg_decompress_struct ci;
-	struct gojit_jerr err;
-	*buf = NULL;
-	ci.err = jpeg_std_error(&err.pub);
-	err.pub.error_exit = gojit_jerr_exit;
-	err.pub.emit_message = gojit_jerr_emit;
-	err.msg = msg;
-	if (setjmp(err.jb)) {
-		jpeg_destroy_decompress(&ci);
-		free(*buf);
-		*buf = NULL;
-		return -1;
-	}
-	jpeg_create_decompress(&ci);
-	jpeg_mem_src(&ci, data, size);
-	jpeg_read_header(&ci, TRUE);
-	ci.out_color_space = c == 1 ? JCS_GRAYSCALE : JCS_RGB;
-	ci.scale_num = num;
-	ci.scale_denom = 8;
-	jpeg_start_decompress(&ci);
-	if ((int)ci.output_width != sw || (int)ci.output_height != sh || ci.output_components != c) {
-		snprintf(msg, 256, "scaled by %d/8 to %dx%dx%d, expected %dx%dx%d", num, (int)ci.output_height,
-		         (int)ci.output_width, ci.output_components, sh, sw, c);
-		jpeg_destroy_decompress(&ci);
-		return -1;
-	}
-	JDIMENSION xoff = x0, width = x1 - x0;
-	if (x0 > 0 || x1 < sw) {
-		jpeg_crop_scanline(&ci, &xoff, &width); // widens to iMCU boundaries
-	}
-	*bx = xoff;
-	*bw = width;
-	*buf = malloc((size_t)width * c * (y1 - y0));
-	if (*buf == NULL) {
-		snprintf(msg, 256, "out of memory");
-		jpeg_destroy_decompress(&ci);
-		return -1;
-	}
-	if (y0 > 0 && jpeg_skip_scanlines(&ci, y0) != (JDIMENSION)y0) {
-		snprintf(msg, 256, "could not skip %d rows", y0);
-		longjmp(err.jb, 1);
-	}
-	for (int y = y0; y < y1; y++) {
-		JSAMPROW row = *buf + (size_t)(y - y0) * width * c;
-		if (jpeg_read_scanlines(&ci, &row, 1) != 1) {
-			snprintf(msg, 256, "image ends at row %d", y);
-			longjmp(err.jb, 1);
-		}
-	}
-	jpeg_abort_decompress(&ci);
-	jpeg_destroy_decompress(&ci);
-	return 0;
-}
 
 static int gojit_tj_encode(tjhandle t, const unsigned char *pix, int w, int h, int c, int quality,
                            unsigned char **out, unsigned long *size, char *msg, int msglen) {
@@ -140,14 +52,34 @@ static int gojit_tj_decode(tjhandle t, const unsigned char *jpeg, unsigned long 
 	}
 	return 0;
 }
+
+// gojit_tj_scaled decodes the whole JPEG scaled by num/8 into dst (at
+// least *sw * *sh * c bytes, with *sw and *sh the scaled size, which it
+// sets) through TurboJPEG: the reference DecodeCrop's tests compare with.
+static int gojit_tj_scaled(tjhandle t, const unsigned char *jpeg, unsigned long size, unsigned char *dst,
+                           unsigned long dstlen, int num, int c, int *sw, int *sh, char *msg, int msglen) {
+	int w, h, gray;
+	if (gojit_tj_header(t, jpeg, size, &w, &h, &gray, msg, msglen) != 0) {
+		return -1;
+	}
+	*sw = (w * num + 7) / 8;
+	*sh = (h * num + 7) / 8;
+	if ((unsigned long)*sw * *sh * c > dstlen) {
+		return -2;
+	}
+	int pf = c == 1 ? TJPF_GRAY : TJPF_RGB;
+	if (tjDecompress2(t, jpeg, size, dst, *sw, *sw * c, *sh, pf, TJFLAG_STOPONWARNING) != 0) {
+		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
+		return -1;
+	}
+	return 0;
+}
 */
 import "C"
 
 import (
 	"errors"
 	"fmt"
-	"image"
-	"math"
 	"runtime"
 	"unsafe"
 )
@@ -186,6 +118,7 @@ func Encode(dst, pix []byte, w, h, c, quality int) ([]byte, error) {
 type handle struct {
 	h   C.tjhandle
 	msg *C.char
+	out *[3]C.int // results of C calls, in C memory so no Go variable escapes
 }
 
 const msgLen = 256
@@ -217,7 +150,7 @@ func (p *handlePool) get() (*handle, error) {
 	if h == nil {
 		return nil, fmt.Errorf("jpeg: %s", C.GoString(C.tjGetErrorStr2(nil)))
 	}
-	return &handle{h: h, msg: (*C.char)(C.malloc(msgLen))}, nil
+	return &handle{h: h, msg: (*C.char)(C.malloc(msgLen)), out: (*[3]C.int)(C.calloc(3, C.size_t(unsafe.Sizeof(C.int(0)))))}, nil
 }
 
 func (p *handlePool) put(t *handle) {
@@ -226,6 +159,7 @@ func (p *handlePool) put(t *handle) {
 	default:
 		C.tjDestroy(t.h)
 		C.free(unsafe.Pointer(t.msg))
+		C.free(unsafe.Pointer(t.out))
 	}
 }
 
@@ -239,15 +173,15 @@ func Header(data []byte) (w, h int, gray bool, err error) {
 		return 0, 0, false, err
 	}
 	defer decompressors.put(d)
-	var cw, ch, cg C.int
-	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), &cw, &ch, &cg, d.msg, msgLen) != 0 {
+	cw, ch, cg := &d.out[0], &d.out[1], &d.out[2]
+	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), cw, ch, cg, d.msg, msgLen) != 0 {
 		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(d.msg))
 	}
-	if cw <= 0 || ch <= 0 {
+	if *cw <= 0 || *ch <= 0 {
 		// TurboJPEG 2.1 reports success on some truncated headers.
 		return 0, 0, false, errors.New("jpeg: the header holds no image size (truncated, or not a JPEG)")
 	}
-	return int(cw), int(ch), cg != 0, nil
+	return int(*cw), int(*ch), *cg != 0, nil
 }
 
 // Decode decompresses data into dst, which holds exactly w*h*c bytes
@@ -265,44 +199,34 @@ func Decode(dst, data []byte, w, h, c int) error {
 		return err
 	}
 	defer decompressors.put(d)
-	var jw, jh C.int
-	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), &jw, &jh, d.msg, msgLen) {
+	jw, jh := &d.out[0], &d.out[1]
+	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), jw, jh, d.msg, msgLen) {
 	case 0:
 		return nil
 	case -2:
-		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", int(jh), int(jw), h, w)
+		return fmt.Errorf("jpeg: image is %dx%d, metadata says %dx%d", int(*jh), int(*jw), h, w)
 	}
 	return fmt.Errorf("jpeg: decoding: %s", C.GoString(d.msg))
 }
 
-// decodeRegion decodes the rows and iMCU columns of src only, scaled down
-// in the inverse DCT when w and h allow, and resamples src from them.
-func decodeRegion(dst, data []byte, src image.Rectangle, iw, ih, w, h, c int) error {
-	// The largest reduction n/8 (n = 1..8) that keeps the region at least
-	// w by h, so the resampling after it never enlarges much.
-	num := 8
-	for n := 1; n < 8; n++ {
-		if src.Dx()*n >= 8*w && src.Dy()*n >= 8*h {
-			num = n
-			break
-		}
+// decodeScaled decodes the whole JPEG scaled by n/8 as c channels through
+// TurboJPEG (tjDecompress2), returning the pixels and their size: the
+// full-image path DecodeCrop's tests compare its crops with.
+func decodeScaled(data []byte, n, c int) ([]byte, int, int, error) {
+	iw, ih, _, err := Header(data)
+	if err != nil {
+		return nil, 0, 0, err
 	}
-	scale := float64(num) / 8
-	sw, sh := (iw*num+7)/8, (ih*num+7)/8 // libjpeg rounds the scaled size up
-	r := rect{float64(src.Min.X) * scale, float64(src.Min.Y) * scale, float64(src.Max.X) * scale, float64(src.Max.Y) * scale}
-	x0, y0 := int(r.x0), int(r.y0)
-	x1, y1 := min(sw, int(math.Ceil(r.x1))), min(sh, int(math.Ceil(r.y1)))
-	msg := (*C.char)(C.malloc(msgLen))
-	defer C.free(unsafe.Pointer(msg))
-	var buf *C.uchar
-	var bx, bw C.int
-	if C.gojit_jpeg_region((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), C.int(c), C.int(num), C.int(sw), C.int(sh),
-		C.int(x0), C.int(y0), C.int(x1), C.int(y1), &buf, &bx, &bw, msg) != 0 {
-		return fmt.Errorf("jpeg: decoding region %v: %s", src, C.GoString(msg))
+	d, err := decompressors.get()
+	if err != nil {
+		return nil, 0, 0, err
 	}
-	defer C.free(unsafe.Pointer(buf))
-	bh := y1 - y0
-	pix := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(bw)*bh*c)
-	resample(dst, w, h, pix, int(bw), bh, c, rect{r.x0 - float64(bx), r.y0 - float64(y0), r.x1 - float64(bx), r.y1 - float64(y0)})
-	return nil
+	defer decompressors.put(d)
+	pix := make([]byte, (iw*n+7)/8*((ih*n+7)/8)*c)
+	var sw, sh C.int
+	if C.gojit_tj_scaled(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&pix[0])), C.ulong(len(pix)),
+		C.int(n), C.int(c), &sw, &sh, d.msg, msgLen) != 0 {
+		return nil, 0, 0, fmt.Errorf("jpeg: decoding at %d/8: %s", n, C.GoString(d.msg))
+	}
+	return pix, int(sw), int(sh), nil
 }
