@@ -24,7 +24,8 @@ static int gojit_tj_encode(tjhandle t, const unsigned char *pix, int w, int h, i
 
 static int gojit_tj_header(tjhandle t, const unsigned char *jpeg, unsigned long size, int *w, int *h, int *gray,
                            char *msg, int msglen) {
-	int ss, cs;
+	int ss = -1, cs = -1;
+	*w = 0, *h = 0; // TurboJPEG 2.1 may succeed on a truncated header without setting them
 	int r = tjDecompressHeader3(t, jpeg, size, w, h, &ss, &cs);
 	if (r != 0) {
 		snprintf(msg, msglen, "%s", tjGetErrorStr2(t));
@@ -153,6 +154,23 @@ func (p *handlePool) get() (*handle, error) {
 	return &handle{h: h, msg: (*C.char)(C.malloc(msgLen)), out: (*[3]C.int)(C.calloc(3, C.size_t(unsafe.Sizeof(C.int(0)))))}, nil
 }
 
+// release returns a handle to the pool, or destroys it after an error:
+// TurboJPEG 2.1 may leave a handle that failed in a state where the next
+// header read reports success without a size.
+func (p *handlePool) release(t *handle, err error) {
+	if err != nil {
+		p.destroy(t)
+		return
+	}
+	p.put(t)
+}
+
+func (p *handlePool) destroy(t *handle) {
+	C.tjDestroy(t.h)
+	C.free(unsafe.Pointer(t.msg))
+	C.free(unsafe.Pointer(t.out))
+}
+
 func (p *handlePool) put(t *handle) {
 	select {
 	case p.idle <- t:
@@ -172,7 +190,7 @@ func Header(data []byte) (w, h int, gray bool, err error) {
 	if err != nil {
 		return 0, 0, false, err
 	}
-	defer decompressors.put(d)
+	defer func() { decompressors.release(d, err) }()
 	cw, ch, cg := &d.out[0], &d.out[1], &d.out[2]
 	if C.gojit_tj_header(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), cw, ch, cg, d.msg, msgLen) != 0 {
 		return 0, 0, false, fmt.Errorf("jpeg: %s", C.GoString(d.msg))
@@ -187,7 +205,7 @@ func Header(data []byte) (w, h int, gray bool, err error) {
 // Decode decompresses data into dst, which holds exactly w*h*c bytes
 // (c = 1 or 3); the JPEG must be w by h. A warning from libjpeg-turbo
 // (such as a truncated stream) is an error.
-func Decode(dst, data []byte, w, h, c int) error {
+func Decode(dst, data []byte, w, h, c int) (err error) {
 	if len(dst) != w*h*c || (c != 1 && c != 3) || w <= 0 || h <= 0 {
 		return fmt.Errorf("jpeg: destination of %d bytes for %dx%dx%d pixels", len(dst), h, w, c)
 	}
@@ -198,7 +216,7 @@ func Decode(dst, data []byte, w, h, c int) error {
 	if err != nil {
 		return err
 	}
-	defer decompressors.put(d)
+	defer func() { decompressors.release(d, err) }()
 	jw, jh := &d.out[0], &d.out[1]
 	switch C.gojit_tj_decode(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), C.int(c), jw, jh, d.msg, msgLen) {
 	case 0:
@@ -212,7 +230,7 @@ func Decode(dst, data []byte, w, h, c int) error {
 // decodeScaled decodes the whole JPEG scaled by n/8 as c channels through
 // TurboJPEG (tjDecompress2), returning the pixels and their size: the
 // full-image path DecodeCrop's tests compare its crops with.
-func decodeScaled(data []byte, n, c int) ([]byte, int, int, error) {
+func decodeScaled(data []byte, n, c int) (_ []byte, _, _ int, err error) {
 	iw, ih, _, err := Header(data)
 	if err != nil {
 		return nil, 0, 0, err
@@ -221,7 +239,7 @@ func decodeScaled(data []byte, n, c int) ([]byte, int, int, error) {
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	defer decompressors.put(d)
+	defer func() { decompressors.release(d, err) }()
 	pix := make([]byte, (iw*n+7)/8*((ih*n+7)/8)*c)
 	var sw, sh C.int
 	if C.gojit_tj_scaled(d.h, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&pix[0])), C.ulong(len(pix)),
