@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"image"
 	"math"
 	"sync"
 
@@ -208,11 +209,22 @@ func (d cropDecoder) runRegion(s *Sample) error {
 		return err
 	}
 	x, y, cw, ch := d.box(s.Rand(), w, h)
-	if err := decodeWhole(s.Out.Data[:h*w*c], s, h, w, c); err != nil {
+	if s.Meta.Encoding != dataset.JPEG {
+		if err := decodeWhole(s.Out.Data[:h*w*c], s, h, w, c); err != nil {
+			return err
+		}
+		s.Out.Shape[0], s.Out.Shape[1], s.Out.Shape[2] = h, w, c
+		s.Out.Side[0], s.Out.Side[1], s.Out.Side[2], s.Out.Side[3] = float32(x), float32(y), float32(x+cw), float32(y+ch)
+		return nil
+	}
+	// Only the rows and iMCU columns of the box, at the largest DCT
+	// reduction that keeps it at least size by size.
+	cr, err := jpeg.DecodeCrop(s.Out.Data, s.Raw, image.Rect(x, y, x+cw, y+ch), d.size, d.size, c)
+	if err != nil {
 		return err
 	}
-	s.Out.Shape[0], s.Out.Shape[1], s.Out.Shape[2] = h, w, c
-	s.Out.Side[0], s.Out.Side[1], s.Out.Side[2], s.Out.Side[3] = float32(x), float32(y), float32(x+cw), float32(y+ch)
+	s.Out.Shape[0], s.Out.Shape[1], s.Out.Shape[2] = cr.H, cr.W, c
+	s.Out.Side[0], s.Out.Side[1], s.Out.Side[2], s.Out.Side[3] = float32(cr.X0), float32(cr.Y0), float32(cr.X1), float32(cr.Y1)
 	return nil
 }
 

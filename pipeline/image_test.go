@@ -151,7 +151,10 @@ func TestCropPipelines(t *testing.T) {
 					}
 					l.Close()
 				}
-				// The plain Go ops give the same within a level.
+				if field == "jpg" {
+					return // the plain Go ops decode whole images: checked above
+				}
+				// On raw pixels the plain Go ops give the same within a level.
 				g, err := NewLoader(path, Config{BatchSize: 8, Workers: 2, Seed: seed, Order: Random, Fields: fields(), NoCompile: true})
 				if err != nil {
 					t.Fatal(err)
@@ -178,7 +181,8 @@ func TestCropPipelines(t *testing.T) {
 	}
 }
 
-// checkAgainstReference compares epoch 2's batches of l with bilinear64.
+// checkAgainstReference compares epoch 2's batches of l with bilinear64
+// of a whole-image decode.
 func checkAgainstReference(t *testing.T, l *Loader, path, field string, dec cropDecoder, S int, seed int64) {
 	t.Helper()
 	r, err := dataset.Open(path)
@@ -187,7 +191,7 @@ func checkAgainstReference(t *testing.T, l *Loader, path, field string, dec crop
 	}
 	defer r.Close()
 	fi, _ := r.Schema().Index(field)
-	worst := 0.0
+	worst, meanAll := 0.0, 0.0
 	collect(t, l.Epoch(context.Background(), 2), func(b *Batch) {
 		out := b.Field(field).Float32()
 		if got := b.Field(field).Shape(); !slices.Equal(got, []int{b.Len(), 3, S, S}) {
@@ -212,6 +216,20 @@ func checkAgainstReference(t *testing.T, l *Loader, path, field string, dec crop
 			rd.reset(opKey(seed, field, 1), idx, 2)
 			flip := rd.Float32() < 0.5
 			want := bilinear64(img, w, h, 3, S, [4]float64{float64(x), float64(y), float64(x + cw), float64(y + ch)}, flip)
+			// Raw pixels: within a level (float32 against float64). A JPEG's
+			// crop is decoded alone, which changes the pixels at its edges a
+			// little (chroma upsampling there sees the crop's edge, not the
+			// image's neighbours), and at a reduced DCT scale when the crop
+			// is at least twice the output (an 8x8 block's low frequencies
+			// instead of bilinear samples of the whole).
+			maxTol, meanTol := 1.01, 0.5
+			if m.Encoding == dataset.JPEG {
+				maxTol, meanTol = 12, 1.0
+				if ijpeg.CropScale(image.Rect(x, y, x+cw, y+ch), S, S) < 8 {
+					maxTol, meanTol = 40, 4
+				}
+			}
+			sum := 0.0
 			for i := range S {
 				for jj := range S {
 					for c := range 3 {
@@ -219,16 +237,21 @@ func checkAgainstReference(t *testing.T, l *Loader, path, field string, dec crop
 						g := float64(out[((j*3+c)*S+i)*S+jj])*float64(imagenetStd[c]) + float64(imagenetMean[c])
 						d := math.Abs(g - v)
 						worst = math.Max(worst, d)
-						if d > 1.01 {
+						sum += d
+						if d > maxTol {
 							t.Fatalf("sample %d (batch %d position %d) pixel (%d,%d) channel %d: %.3f, reference %.3f (box %d,%d %dx%d of %dx%d, flip %v)",
 								idx, b.Number(), j, i, jj, c, g, v, x, y, cw, ch, w, h, flip)
 						}
 					}
 				}
 			}
+			if mean := sum / float64(S*S*3); mean > meanTol {
+				t.Fatalf("sample %d: mean difference %.2f levels from the reference (box %d,%d %dx%d of %dx%d)", idx, mean, x, y, cw, ch, w, h)
+			}
+			meanAll = math.Max(meanAll, sum/float64(S*S*3))
 		}
 	})
-	t.Logf("largest difference from the float64 reference: %.3f levels", worst)
+	t.Logf("largest difference from the float64 reference: %.3f levels; largest mean over an image %.3f", worst, meanAll)
 }
 
 // TestCropBox: the crop boxes follow torchvision's rules — a random box
