@@ -203,3 +203,67 @@ func TestResizeOutOfRange(t *testing.T) {
 		t.Errorf("error %q names no line of this file (traced at %s)", cerr, line)
 	}
 }
+
+// TestGatherBytes: byte gathers read as 32-bit words and, on AVX-512, from
+// a 64-byte window (internal/codegen gather.go, window.go), with lanes
+// inside one window, spread over several, near both ends of the buffer,
+// descending, negative (wrapped) and in tables too small for a window.
+func TestGatherBytes(t *testing.T) {
+	for _, n := range []int{1, 3, 4, 5, 63, 64, 65, 100, 1000} {
+		pr := newPRNG(uint64(n))
+		tab := make([]uint8, n)
+		for i := range tab {
+			tab[i] = uint8(pr.intn(256))
+		}
+		const rows, cols = 12, 64
+		idx := make([]int32, rows*cols)
+		for r := range rows {
+			for c := range cols {
+				var v int
+				switch r % 6 {
+				case 0: // ascending, 3 bytes apart: a window of 16 lanes
+					v = (c * 3) % n
+				case 1: // descending, flipped
+					v = n - 1 - (c*3)%n
+				case 2: // the last bytes of the buffer
+					v = n - 1 - c%min(n, 20)
+				case 3: // spread: no window holds 16 lanes
+					v = (c * 37) % n
+				case 4: // negative indices count from the end
+					v = -1 - (c*5)%n
+				default:
+					v = pr.intn(2*n) - n
+				}
+				idx[r*cols+c] = int32(v)
+			}
+		}
+		x, i := gojit.FromUint8(tab, n), gojit.FromInt32(idx, rows, cols)
+		fn := func(x, i *gojit.Tensor) []*gojit.Tensor {
+			f := x.Take(i, 0).Cast(gojit.Float32).Mul(gojit.Scalar(2))
+			b := x.Greater(gojit.Scalar(100)).Take(i, 0)
+			return []*gojit.Tensor{f, b}
+		}
+		comp, ref, cerr, rerr := runBoth(t, fn, []any{x, i})
+		if cerr != nil || rerr != nil {
+			t.Fatalf("n=%d: compiled %v, interpreter %v", n, cerr, rerr)
+		}
+		for k := range comp {
+			if d := diffArrays(comp[k], ref[k], 0); d != "" {
+				t.Errorf("n=%d output %d: compiled differs from interpreter: %s", n, k, d)
+			}
+		}
+		got, gotB := comp[0].Float32(), comp[1].Bool()
+		for k, v := range idx {
+			j := int(v)
+			if j < 0 {
+				j += n
+			}
+			if want := 2 * float32(tab[j]); got[k] != want {
+				t.Fatalf("n=%d: element %d (index %d) = %v, want %v", n, k, v, got[k], want)
+			}
+			if gotB[k] != (tab[j] > 100) {
+				t.Fatalf("n=%d: bool element %d (index %d) = %v", n, k, v, gotB[k])
+			}
+		}
+	}
+}

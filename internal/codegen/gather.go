@@ -121,6 +121,9 @@ func (gr *group) gatherByte(x ir.Value, xi *index) (string, bool) {
 		return "", false
 	}
 	off := gr.ins("trunc i64 %s to i32", gr.linear(xi))
+	if gr.target.AVX512 && size >= windowBytes {
+		return gr.gatherWindow(gr.buf(m), off, size, n.DType), true // window.go
+	}
 	last := size - 4
 	base := gr.ins("select i1 %s, i32 %d, i32 %s", gr.ins("icmp ugt i32 %s, %d", off, last), last, off)
 	sh := gr.ins("shl i32 %s, 3", gr.ins("sub i32 %s, %s", off, base))
