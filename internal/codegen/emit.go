@@ -78,6 +78,7 @@ const (
 	attrDivF32
 	attrDivF64
 	attrExpF64
+	attrGather8
 )
 
 // variant names vector function vname of lanes lanes as a variant of

@@ -453,6 +453,9 @@ type unit struct {
 	// errs reports that the function checks indices and takes the error
 	// slot as its last pointer parameter, %err (indexing.go).
 	errs bool
+	// anyBad, when not "", is the entry-block flag that checkIndex sets
+	// on a bad index instead of branching to the slow path (gather.go).
+	anyBad string
 	// packOnce lets a static matmul have B packed by a nest of its own
 	// (matmul_pack.go); packed is then that matmul's plan, and the
 	// function takes the packed B as its last pointer parameter, %packed.
@@ -610,6 +613,8 @@ func (gr *group) emitMap(n *ir.Node) int {
 				return ix
 			})
 		}, func() { compute(gr.loops("r", gr.root)) })
+	case gr.row == "" && checkIndices && gr.gathers(gr.root, map[ir.Value]bool{}):
+		gr.emitDeferredChecks(func() { compute(gr.loops("r", gr.root)) }) // gather.go
 	default:
 		compute(gr.loops("r", gr.root))
 	}

@@ -32,7 +32,11 @@ import (
 // The runtime turns the slot into an *ir.IndexError (internal/runtime).
 //
 // The check costs a compare and a select per read index; the call sits in
-// a cold block off the loop's path. A gather of whole rows (take along
+// a cold block off the loop's path. In a group whose root is computed
+// element by element (emitMap) the call is deferred instead: the loops
+// only or the compares into a flag, which keeps them vectorizable, and a
+// bad index makes the group run its range again with the calls
+// (gather.go). A gather of whole rows (take along
 // axis 0 of a table) reads each index once per row, and LLVM hoists the
 // load, the check and the call out of the loop over the row, which becomes
 // a plain copy (a 256-byte memcpy for rows of 64 float32).
@@ -93,6 +97,11 @@ func (gr *group) checkIndex(v ir.Value, iv, pos, d string) string {
 	wrapped := gr.ins("add i64 %s, %s", iv, d)
 	w := gr.ins("select i1 %s, i64 %s, i64 %s", neg, wrapped, iv)
 	bad := gr.ins("icmp uge i64 %s, %s", w, d)
+	if gr.anyBad != "" { // deferred (gather.go): no branch in the loop
+		seen := gr.ins("load i8, ptr %s", gr.anyBad)
+		gr.stmt("store i8 %s, ptr %s", gr.ins("or i8 %s, %s", seen, gr.ins("zext i1 %s to i8", bad)), gr.anyBad)
+		return gr.ins("select i1 %s, i64 0, i64 %s", bad, w)
+	}
 	slow, ok := gr.newLabel("oob"), gr.newLabel("inb")
 	gr.stmt("br i1 %s, label %%%s, label %%%s%s", bad, slow, ok, gr.coldWeights())
 	gr.block(slow)
@@ -157,7 +166,7 @@ func (gr *group) computeIndexing(v ir.Value, n *ir.Node, ix *index) string {
 			}
 		}
 		d := gr.extent(xi, ax)
-		xi.dims[ax] = gr.checkIndex(v, gr.indexValue(idx, ii), gr.linear(ii), d)
+		xi.dims[ax] = gr.checkedIndex(v, idx, ii, func() string { return gr.linear(ii) }, d)
 		return gr.gathered(x, xi, d)
 
 	case ir.OpTakeAlongAxis:
@@ -176,7 +185,7 @@ func (gr *group) computeIndexing(v ir.Value, n *ir.Node, ix *index) string {
 			}
 		}
 		d := gr.extent(xi, ax)
-		xi.dims[ax] = gr.checkIndex(v, gr.indexValue(idx, ii), ii.lin, d)
+		xi.dims[ax] = gr.checkedIndex(v, idx, ii, func() string { return ii.lin }, d)
 		return gr.gathered(x, xi, d)
 
 	case ir.OpDynamicSlice:
@@ -206,6 +215,9 @@ func (gr *group) computeIndexing(v ir.Value, n *ir.Node, ix *index) string {
 func (gr *group) gathered(x ir.Value, xi *index, d string) string {
 	if d == "0" {
 		return zeroLit(gr.g.Nodes[x].DType)
+	}
+	if b, ok := gr.gatherByte(x, xi); ok { // gather.go
+		return b
 	}
 	return gr.partValue(x, xi, d) // guarded when d follows %size
 }
