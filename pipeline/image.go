@@ -291,13 +291,20 @@ func resizeBilinear(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
 	}
 	y0, y1, ty := coords(col(box, 1), col(box, 3), hf)
 	x0, x1, tx := coords(col(box, 0), col(box, 2), wf)
+	// The index of a pixel's channel is the sum of a row term [B, S, 1, 1],
+	// a column term [B, 1, S, 1] and the channel [1, 1, 1, C], each
+	// stretched to the output's shape on its own: the terms are small, and
+	// only sums at the full shape are computed per element (fusion keeps a
+	// stretched computed value in memory, so the terms are broadcast, not
+	// their sums).
+	full := []int{B, S, S, C}
 	base := gojit.Iota(gojit.Int32, 0, B, 1, 1, 1).Mul(gojit.Scalar(float64(H * W * C)))
-	ch := gojit.Iota(gojit.Int32, 3, 1, 1, 1, C)
-	rowOf := func(y *gojit.Tensor) *gojit.Tensor { // [B, S, 1, 1]: start of row y
-		return y.Mul(wi).Mul(gojit.Scalar(float64(C))).Reshape(B, S, 1, 1).Add(base)
+	ch := gojit.Iota(gojit.Int32, 3, 1, 1, 1, C).BroadcastTo(full...)
+	rowOf := func(y *gojit.Tensor) *gojit.Tensor { // start of row y
+		return y.Mul(wi).Mul(gojit.Scalar(float64(C))).Reshape(B, S, 1, 1).Add(base).BroadcastTo(full...)
 	}
-	colOf := func(x *gojit.Tensor) *gojit.Tensor { // [B, 1, S, 1]
-		return x.Mul(gojit.Scalar(float64(C))).Reshape(B, 1, S, 1)
+	colOf := func(x *gojit.Tensor) *gojit.Tensor {
+		return x.Mul(gojit.Scalar(float64(C))).Reshape(B, 1, S, 1).BroadcastTo(full...)
 	}
 	flat := x.Reshape(B * H * W * C)
 	at := func(row, col *gojit.Tensor) *gojit.Tensor {
@@ -305,7 +312,7 @@ func resizeBilinear(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
 	}
 	r0, r1, c0, c1 := rowOf(y0), rowOf(y1), colOf(x0), colOf(x1)
 	a, b, c, d := at(r0, c0), at(r0, c1), at(r1, c0), at(r1, c1)
-	txb, tyb := tx.Reshape(B, 1, S, 1), ty.Reshape(B, S, 1, 1)
+	txb, tyb := tx.Reshape(B, 1, S, 1).BroadcastTo(full...), ty.Reshape(B, S, 1, 1).BroadcastTo(full...)
 	top := a.Add(b.Sub(a).Mul(txb))
 	bot := c.Add(d.Sub(c).Mul(txb))
 	v := top.Add(bot.Sub(top).Mul(tyb))
