@@ -103,11 +103,14 @@ func (c baselineConfig) baselineImage(data []byte, meta dataset.FieldMeta, rng *
 			return nil, fmt.Errorf("raw image of %dx%d, want %dx%d", h, w, size, size)
 		}
 	}
-	if c.flip > 0 && rng.Float64() < c.flip {
-		flipRGB(pix, size, size)
+	t2 := t1
+	if c.flip > 0 {
+		if rng.Float64() < c.flip {
+			flipRGB(pix, size, size)
+		}
+		t2 = time.Now()
+		st[stFlip] += t2.Sub(t1)
 	}
-	t2 := time.Now()
-	st[stFlip] += t2.Sub(t1)
 	f := normalizeHWC(pix, imagenetMean, imagenetStd)
 	t3 := time.Now()
 	st[stNormalize] += t3.Sub(t2)
