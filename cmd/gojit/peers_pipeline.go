@@ -200,7 +200,7 @@ func buildPipeTable(rep *pipepeers.Report, runs []*pipeBenchResult) *pipePeerTab
 		t.Versions = fmt.Sprintf("Python %s, torch %s, torchvision %s, Pillow %s, OpenCV %s, NumPy %s",
 			rep.Python, rep.Torch, rep.Torchvision, rep.PIL, rep.OpenCV, rep.NumPy)
 	}
-	notes := map[string]bool{}
+	notes, decodeShown := map[string]bool{}, map[string]bool{}
 	for _, b := range runs {
 		if t.Images == 0 {
 			t.Images = b.Images
@@ -210,7 +210,10 @@ func buildPipeTable(rep *pipepeers.Report, runs []*pipeBenchResult) *pipePeerTab
 		if b.Baseline != nil {
 			t.Rows = append(t.Rows, pipePeerRow{System: "Go op by op", Pipeline: b.Pipeline, Cores: cores, PerSecond: b.Baseline.PerSecond})
 		}
-		t.Rows = append(t.Rows, pipePeerRow{System: "gojit decode (DecodeImage)", Pipeline: "decode", Cores: cores, PerSecond: b.DecodePerSecond})
+		if !decodeShown[cores] { // the same in every run on these cores
+			decodeShown[cores] = true
+			t.Rows = append(t.Rows, pipePeerRow{System: "gojit decode (DecodeImage)", Pipeline: "decode", Cores: cores, PerSecond: b.DecodePerSecond})
+		}
 		row := pipePeerRow{System: "gojit", Pipeline: b.Pipeline, Cores: cores, PerSecond: b.PerSecond}
 		if b.Note != "" {
 			row.Note = "*"
