@@ -222,8 +222,12 @@ func runPipeBench(ctx context.Context, o pipeBenchOpts, p benchPipeline, stderr 
 		return nil, fmt.Errorf("%s has no image field %q", o.file, o.field)
 	}
 	enc := r.Schema().Fields[fi].Image.Encoding
-	if (p.base.kind == baseRaw) != (enc == dataset.Raw) {
-		return nil, fmt.Errorf("pipeline %s wants a field of %s images; %q holds %s", p.name, map[bool]string{true: "raw", false: "JPEG"}[p.base.kind == baseRaw], o.field, enc)
+	want := dataset.JPEG
+	if p.base.kind == baseRaw {
+		want = dataset.Raw
+	}
+	if enc != want {
+		return nil, fmt.Errorf("pipeline %s wants a field of %s images; %q holds %s", p.name, want, o.field, enc)
 	}
 	n := r.Len()
 	res := &pipeBenchResult{

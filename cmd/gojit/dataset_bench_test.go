@@ -167,7 +167,7 @@ func TestDatasetBenchJSON(t *testing.T) {
 	if code != exitFail {
 		t.Errorf("rrc224 on raw images: exit %d, want %d", code, exitFail)
 	}
-	wantContains(t, "stderr", errs, "wants a field of JPEG images")
+	wantContains(t, "stderr", errs, "wants a field of jpeg images")
 }
 
 func TestDatasetBenchFlags(t *testing.T) {
