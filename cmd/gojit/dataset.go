@@ -40,7 +40,11 @@ Actions:
           --from-npy X.npy [--labels Y.npy] --out FILE
   info    FILE [--json]
   verify  FILE
-  explain FILE --pipeline rrc224|cc224|decode [--field F] [--stage K] [--show plan,fused,llvm,asm,...]
+  explain FILE --pipeline rrc224|cc224|raw64 [--field F] [--stage K] [--show plan,fused,llvm,asm,...]
+  synth-jpeg  DIR [--n N] [--size 256] [--quality 90] [--seed S]
+  bench   FILE [--pipeline rrc224|cc224|raw64] [--workers N] [--batch N] [--epochs E] [--json] [--cpu LIST]
+  peers   DIR [--python P] [--rounds R]   (the Python peers of bench, as JSON)
+  peers-table  RESULT.json... [--doc FILE] [--json]
 
 Run 'gojit dataset <action> -h' for an action's flags.
 `)
@@ -48,7 +52,7 @@ Run 'gojit dataset <action> -h' for an action's flags.
 	return func() int {
 		args := fs.Args()
 		if len(args) == 0 {
-			fmt.Fprintln(stderr, "gojit dataset: missing action: write, info, verify or explain")
+			fmt.Fprintln(stderr, "gojit dataset: missing action: write, info, verify, explain, synth-jpeg, bench, peers or peers-table")
 			fs.Usage()
 			return exitUsage
 		}
@@ -61,8 +65,16 @@ Run 'gojit dataset <action> -h' for an action's flags.
 			return datasetVerify(args[1:], stdout, stderr)
 		case "explain":
 			return datasetExplain(args[1:], stdout, stderr)
+		case "synth-jpeg":
+			return datasetSynth(args[1:], stdout, stderr)
+		case "bench":
+			return datasetBench(args[1:], stdout, stderr)
+		case "peers":
+			return datasetPeers(args[1:], stdout, stderr)
+		case "peers-table":
+			return datasetPeersTable(args[1:], stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "gojit dataset: unknown action %q: want write, info, verify or explain\n", args[0])
+		fmt.Fprintf(stderr, "gojit dataset: unknown action %q: want write, info, verify, explain, synth-jpeg, bench, peers or peers-table\n", args[0])
 		return exitUsage
 	}
 }

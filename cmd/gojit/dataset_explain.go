@@ -6,57 +6,19 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/dataset"
 	"github.com/gojit/gojit/pipeline"
 )
-
-// namedPipelines are the pipelines `gojit dataset explain` and `gojit
-// dataset bench` know by name, for a file's image field.
-var namedPipelines = map[string]string{
-	"rrc224": "RandomResizedCropJPEG(224, scale [0.08 1], ratio [3/4 4/3]) -> RandomHorizontalFlip(0.5) -> Normalize(ImageNet, Float32) -> ToCHW: ImageNet training",
-	"cc224":  "CenterCropJPEG(224, 224/256) -> Normalize(ImageNet, Float32) -> ToCHW: ImageNet validation",
-	"decode": "ImageDecoder: the whole image, decoded",
-}
-
-// ImageNet's mean and standard deviation in 8-bit pixel units.
-var imagenetMean, imagenetStd = []float32{123.675, 116.28, 103.53}, []float32{58.395, 57.12, 57.375}
-
-// pipelineOps returns the ops of a named pipeline for the image field.
-func pipelineOps(name string) ([]pipeline.Op, error) {
-	switch name {
-	case "rrc224":
-		return []pipeline.Op{
-			pipeline.RandomResizedCropJPEG(224, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}),
-			pipeline.RandomHorizontalFlip(0.5),
-			pipeline.Normalize(imagenetMean, imagenetStd, gojit.Float32),
-			pipeline.ToCHW(),
-		}, nil
-	case "cc224":
-		return []pipeline.Op{
-			pipeline.CenterCropJPEG(224, 224.0/256),
-			pipeline.Normalize(imagenetMean, imagenetStd, gojit.Float32),
-			pipeline.ToCHW(),
-		}, nil
-	case "decode":
-		return []pipeline.Op{pipeline.ImageDecoder()}, nil
-	}
-	var names []string
-	for n := range namedPipelines {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return nil, fmt.Errorf("unknown pipeline %q: want one of %s", name, strings.Join(names, ", "))
-}
 
 // pipelineFields maps the file's fields to a named pipeline's ops: the
 // image field (the named one, or the file's only image field) gets the
 // pipeline, the Int and Float fields their decoders.
 func pipelineFields(r *dataset.Reader, name, field string) (map[string][]pipeline.Op, string, error) {
-	ops, err := pipelineOps(name)
+	bp, err := lookupPipeline(name)
 	if err != nil {
 		return nil, "", err
 	}
+	ops := bp.ops()
 	s := r.Schema()
 	if field == "" {
 		for _, f := range s.Fields {
@@ -86,7 +48,7 @@ func pipelineFields(r *dataset.Reader, name, field string) (map[string][]pipelin
 func datasetExplain(args []string, stdout, stderr io.Writer) int {
 	fs := actionFlags("explain", "FILE --pipeline NAME [--field F] [--batch N] [--stage K] [--show LIST]",
 		"Print how a pipeline runs on a dataset file: its stages, plain Go and compiled, and each compiled stage's code", stderr)
-	name := fs.String("pipeline", "rrc224", "the pipeline: rrc224, cc224 or decode")
+	name := fs.String("pipeline", "rrc224", "the pipeline: rrc224, cc224 or raw64")
 	field := fs.String("field", "", "the image field (default: the file's only image field)")
 	batch := fs.Int("batch", 256, "the batch size the stages are compiled for")
 	only := fs.Int("stage", -1, "show only this stage (its index in the list)")
@@ -119,7 +81,8 @@ func datasetExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer l.Close()
 	stages := l.Stages()
-	fmt.Fprintf(stdout, "%s, pipeline %s (%s), batches of %d: %d stages\n", file, *name, namedPipelines[*name], *batch, len(stages))
+	bp, _ := lookupPipeline(*name)
+	fmt.Fprintf(stdout, "%s, pipeline %s (%s), batches of %d: %d stages\n", file, *name, bp.desc, *batch, len(stages))
 	for _, sg := range stages {
 		kind := "plain Go"
 		if sg.Compiled {

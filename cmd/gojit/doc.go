@@ -29,6 +29,12 @@
 //	         Compile + first Call of a kernel in the disk cache, and a
 //	         whole 12-op program against a plain Go one (run it inside the
 //	         repository: it builds both with the go command).
+//	dataset  Write a dataset file from images or .npy arrays (write),
+//	         describe or check one (info, verify); draw a synthetic JPEG
+//	         set (synth-jpeg); measure a named loader pipeline in images/s
+//	         against an op-by-op Go baseline (bench), run its Python peers
+//	         (peers) and tabulate both (peers-table), which `make
+//	         bench-peers-pipeline` drives.
 //	version  Print gojit's code-generation version, the LLVM version, the
 //	         Go version and the host CPU.
 //	help     Print this list, or a command's flags: gojit help <command>.

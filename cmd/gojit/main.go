@@ -46,7 +46,7 @@ func init() {
 		{"dump", "[-example NAME] [-stage STAGE] [-n N] [-list]", "print one compilation stage of a built-in example", dumpFlags},
 		{"bench", "[-sizes N,N,...] [-benchtime D] [-json]", "benchmark compiled code against plain Go baselines", benchFlags},
 		{"cache", "[-dir DIR] [-json] [-rounds N] [-churn N] stats|list|clear|bench", "inspect or empty the disk cache of compiled kernels, or benchmark the cache", cacheFlags},
-		{"dataset", "write|info|verify [flags]", "write a dataset file from images or .npy arrays, describe one, or verify its checksums", datasetFlags},
+		{"dataset", "write|info|verify|synth-jpeg|bench|peers|peers-table [flags]", "write a dataset file from images or .npy arrays, describe or verify one, or benchmark pipelines over one", datasetFlags},
 		{"version", "", "print the gojit, LLVM and Go versions and the host CPU", versionFlags},
 		{"help", "[command]", "print this help, or a command's flags", nil},
 	}
