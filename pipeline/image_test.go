@@ -403,3 +403,34 @@ func TestCorruptJPEG(t *testing.T) {
 		}
 	}
 }
+
+// TestCompiledSteadyStateAllocations: with a compiled stage (the crop
+// pipeline and label smoothing), a batch allocates nothing in the steady
+// state either: the stage's arguments are made once per slot.
+func TestCompiledSteadyStateAllocations(t *testing.T) {
+	path := writeImageFile(t, 120)
+	mallocs := func(batch int) float64 {
+		l, err := NewLoader(path, Config{BatchSize: batch, Workers: 2, BatchesAhead: 1, Order: Random, Fields: map[string][]Op{
+			"jpg":   {RandomResizedCropJPEG(16, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}), RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
+			"label": {IntDecoder(), LabelSmoothing(10, 0.1)},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		collect(t, l.Epoch(context.Background(), 0), func(*Batch) {}) // compile, warm up
+		return testing.AllocsPerRun(3, func() {
+			for _, err := range l.Epoch(context.Background(), 1) {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	few, many := mallocs(60), mallocs(2) // 2 and 60 batches
+	perBatch := (many - few) / 58
+	t.Logf("allocations per epoch: %.0f with 2 batches, %.0f with 60: %.3f per batch", few, many, perBatch)
+	if perBatch > 0.05 {
+		t.Fatalf("%.3f allocations per batch in the steady state (%.0f per epoch of 2 batches, %.0f of 60)", perBatch, few, many)
+	}
+}

@@ -104,7 +104,6 @@ type Loader struct {
 
 	stages []stage // in run order
 	passes int     // the passes of a batch (see step.phase)
-	pars   []int   // per-sample inputs of the compiled ops, by step.par
 
 	readTime, goTime atomic.Int64   // nanoseconds reading; in plain Go stages (reads included)
 	timing           []atomic.Int64 // nanoseconds in each compiled stage

@@ -22,8 +22,8 @@ type step struct {
 	key  philox.Key
 
 	// A compiled op (kernel != nil) runs in compiled stage stage, fused
-	// with its neighbours; par is the index of its per-sample inputs'
-	// storage (Kernel.Draw) or -1.
+	// with its neighbours; par is the first column of its per-sample
+	// inputs (Kernel.Draw) in its stage's array of them, or -1.
 	kernel *Kernel
 	stage  int
 	par    int

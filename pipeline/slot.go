@@ -20,8 +20,12 @@ type slot struct {
 
 	arrs, tails      []*gojit.Array // the values
 	shpFull, shpTail []*gojit.Array // the shapes
-	params           [][]float32    // compiled ops' per-sample inputs (Kernel.Draw), by step.par
+	params           [][]float32    // compiled stages' per-sample inputs (Kernel.Draw), by stage
 	parFull, parTail []*gojit.Array
+
+	// calls holds each compiled stage's arguments and outputs over this
+	// slot, for a full batch and for the last one, made once.
+	calls []stageCall
 
 	batch   Batch
 	pending atomic.Int32
@@ -59,10 +63,14 @@ func (l *Loader) newSlot() *slot {
 		s.gov, s.data, s.shapes, s.shp32, s.side = append(s.gov, gov), append(s.data, data), append(s.shapes, shapes), append(s.shp32, sh32), append(s.side, side)
 		s.arrs, s.tails, s.shpFull, s.shpTail = append(s.arrs, arr), append(s.tails, tail), append(s.shpFull, shFull), append(s.shpTail, shTail)
 	}
-	for _, k := range l.pars {
-		par := make([]float32, B*k)
-		s.params = append(s.params, par)
-		s.parFull, s.parTail = append(s.parFull, gojit.FromFloat32(par, B, k)), append(s.parTail, gojit.FromFloat32(par[:T*k], T, k))
+	for _, sg := range l.stages {
+		var par []float32
+		var full, tail *gojit.Array
+		if k := sg.npar; k > 0 {
+			par = make([]float32, B*k)
+			full, tail = gojit.FromFloat32(par, B, k), gojit.FromFloat32(par[:T*k], T, k)
+		}
+		s.params, s.parFull, s.parTail = append(s.params, par), append(s.parFull, full), append(s.parTail, tail)
 	}
 	// A compiled op's fixed-size output has the same shape in every batch.
 	for _, p := range l.plans {
@@ -80,7 +88,21 @@ func (l *Loader) newSlot() *slot {
 		}
 	}
 	s.batch.indices = make([]int, B)
+	s.calls = make([]stageCall, len(l.stages))
+	for i := range l.stages {
+		if sg := &l.stages[i]; sg.compiled {
+			c := &s.calls[i]
+			c.args, c.outs = l.stageArgs(sg, s, B)
+			c.tailArgs, c.tailOuts = l.stageArgs(sg, s, T)
+		}
+	}
 	return s
+}
+
+// stageCall is a compiled stage's arguments and outputs over one slot.
+type stageCall struct {
+	args, tailArgs []any
+	outs, tailOuts []*gojit.Array
 }
 
 // arr returns buffer b's values and shapes as arrays for a batch of n
@@ -92,8 +114,8 @@ func (s *slot) arr(b, n int) (vals, shapes *gojit.Array) {
 	return s.tails[b], s.shpTail[b]
 }
 
-// par returns the per-sample inputs of storage i as an array for a batch
-// of n samples.
+// par returns the per-sample inputs of stage i as an array for a batch of
+// n samples.
 func (s *slot) par(i, n int) *gojit.Array {
 	if n == len(s.batch.indices) {
 		return s.parFull[i]

@@ -15,6 +15,7 @@ import (
 // fused by the stage compiler into one gojit function called once per
 // batch (its loops split across threads by the engine).
 type stage struct {
+	index          int // in Loader.stages
 	plan, from, to int // the plan's steps[from:to]
 	compiled       bool
 	phase          int
@@ -24,7 +25,8 @@ type stage struct {
 	// the values its ops reference from outside it (refs); its outputs
 	// are the steps in outs, each in its own buffer.
 	in   int
-	pars []int
+	pars []int // steps whose per-sample inputs the function reads
+	npar int   // per-sample inputs of the stage: columns of one array
 	refs []refLoc
 	outs []int
 	fn   *gojit.Func
@@ -80,6 +82,7 @@ func (l *Loader) buildStages() error {
 	})
 	for i := range all {
 		sg := &all[i]
+		sg.index = i
 		if !sg.compiled {
 			continue
 		}
@@ -92,8 +95,10 @@ func (l *Loader) buildStages() error {
 				st.folded = true
 			}
 			if st.kernel.PerSample > 0 {
-				st.par = len(l.pars)
-				l.pars = append(l.pars, st.kernel.PerSample)
+				// The stage's per-sample inputs are one [batch, npar]
+				// array: few arguments, one pointer to pin per call.
+				st.par = sg.npar
+				sg.npar += st.kernel.PerSample
 				if !st.folded {
 					sg.pars = append(sg.pars, k)
 				}
@@ -123,6 +128,15 @@ func (l *Loader) buildStages() error {
 	return nil
 }
 
+// parArgs is the number of per-sample input arrays the stage's function
+// takes: 1 if an op that is not folded has some, else 0.
+func (sg *stage) parArgs() int {
+	if len(sg.pars) > 0 {
+		return 1
+	}
+	return 0
+}
+
 // stageName names a stage's ops for errors and dumps.
 func (l *Loader) stageName(sg *stage) string {
 	p := &l.plans[sg.plan]
@@ -140,7 +154,7 @@ var tensorType = reflect.TypeFor[*gojit.Tensor]()
 // compiles it (tracing and code generation happen at the first call).
 func (l *Loader) compileStage(sg *stage) (*gojit.Func, error) {
 	p := &l.plans[sg.plan]
-	nargs := 2 + len(sg.pars) + len(sg.refs)
+	nargs := 2 + sg.parArgs() + len(sg.refs)
 	in := make([]reflect.Type, nargs)
 	for i := range in {
 		in[i] = tensorType
@@ -171,9 +185,8 @@ func (l *Loader) traceStage(sg *stage, args []*gojit.Tensor) (outs []*gojit.Tens
 	x, shapes := args[0], args[1]
 	n := x.Shape()[0]
 	vals := map[int]*gojit.Tensor{}
-	arg := 2
 	refArg := func(r refLoc) *gojit.Tensor {
-		return args[2+len(sg.pars)+slices.Index(sg.refs, r)]
+		return args[2+sg.parArgs()+slices.Index(sg.refs, r)]
 	}
 	for k := sg.from; k < sg.to; k++ {
 		st := &p.steps[k]
@@ -183,8 +196,7 @@ func (l *Loader) traceStage(sg *stage, args []*gojit.Tensor) (outs []*gojit.Tens
 		}
 		var par *gojit.Tensor
 		if st.par >= 0 {
-			par = args[arg]
-			arg++
+			par = args[2].Slice([]int{0, st.par}, []int{n, st.par + st.kernel.PerSample})
 		}
 		refs := make([]*gojit.Tensor, len(st.refs))
 		for j, r := range st.refs {
@@ -246,8 +258,8 @@ func (l *Loader) stageArgs(sg *stage, s *slot, n int) (args []any, outs []*gojit
 	p := &l.plans[sg.plan]
 	x, shapes := s.arr(sg.in, n)
 	args = append(args, x, shapes)
-	for _, k := range sg.pars {
-		args = append(args, s.par(p.steps[k].par, n))
+	if sg.parArgs() > 0 {
+		args = append(args, s.par(sg.index, n))
 	}
 	for _, r := range sg.refs {
 		v, _ := s.arr(l.plans[r.plan].steps[r.step].buf, n)
@@ -265,7 +277,10 @@ func (l *Loader) stageArgs(sg *stage, s *slot, n int) (args []any, outs []*gojit
 func (l *Loader) runStage(i int, s *slot) error {
 	sg := &l.stages[i]
 	t0 := time.Now()
-	args, outs := l.stageArgs(sg, s, s.batch.n)
+	args, outs := s.calls[i].args, s.calls[i].outs
+	if s.batch.n != len(s.batch.indices) {
+		args, outs = s.calls[i].tailArgs, s.calls[i].tailOuts
+	}
 	if err := sg.fn.CallInto(outs, args...); err != nil {
 		return fmt.Errorf("pipeline: %s: epoch %d batch %d, %s: %w", l.path, s.batch.epoch, s.batch.number, l.stageName(sg), err)
 	}
@@ -360,7 +375,7 @@ func (l *Loader) Code(i int) (*Code, error) {
 	if sg.compiled {
 		fmt.Fprintf(&b, "  arguments: the batch of %s's output, its shapes", p.steps[sg.from-1].name)
 		for _, k := range sg.pars {
-			fmt.Fprintf(&b, ", %s's per-sample inputs", p.steps[k].name)
+			fmt.Fprintf(&b, ", %s's per-sample inputs (columns %d-%d of one array)", p.steps[k].name, p.steps[k].par, p.steps[k].par+p.steps[k].kernel.PerSample-1)
 		}
 		for _, r := range sg.refs {
 			q := &l.plans[r.plan]

@@ -171,8 +171,9 @@ func (w *worker) draw(s *slot, p *plan, k, j, idx, epoch int) error {
 		smp.In.Shape, smp.In.DType = st.in.Shape, st.in.DType
 	}
 	smp.rand.reset(st.key, idx, epoch)
-	dst := s.params[st.par][j*n : (j+1)*n]
-	if err := call(func(smp *Sample) error { st.kernel.Draw(smp, dst); return nil }, smp); err != nil {
+	np := l.stages[st.stage].npar
+	dst := s.params[st.stage][j*np+st.par : j*np+st.par+n]
+	if err := callDraw(st.kernel.Draw, smp, dst); err != nil {
 		return &SampleError{Path: l.path, Index: idx, Field: p.name, Op: st.name, Step: st.op, Err: fmt.Errorf("kernel input (Draw): %w", err)}
 	}
 	if st.folded && dst[0] != 0 {
@@ -180,7 +181,7 @@ func (w *worker) draw(s *slot, p *plan, k, j, idx, epoch int) error {
 		// just before (steps draw in order).
 		prev := &p.steps[k-1]
 		m := prev.kernel.PerSample
-		prev.kernel.Mirror(s.params[prev.par][j*m : (j+1)*m])
+		prev.kernel.Mirror(s.params[st.stage][j*np+prev.par : j*np+prev.par+m])
 	}
 	return nil
 }
@@ -209,6 +210,17 @@ func (w *worker) finish(ctx context.Context, s *slot) error {
 			}
 		}
 	}
+	return nil
+}
+
+// callDraw runs a Kernel's Draw, turning a panic into an error.
+func callDraw(draw func(*Sample, []float32), s *Sample, dst []float32) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	draw(s, dst)
 	return nil
 }
 

@@ -123,7 +123,11 @@ func (e *Executable) arenaLayout() (offsets []int, size int) {
 func (e *Executable) newFrame() *frame {
 	fr := &frame{args: make([]unsafe.Pointer, len(e.slots)), temps: make([][]uint64, len(e.tempBytes))}
 	if e.ArenaBytes > 0 && e.Dynamic == nil {
-		arena := make([]uint64, e.ArenaBytes/8)
+		// The index-error slot shares the allocation, so a call pins one
+		// object for all of them (see pinArgs).
+		arena := make([]uint64, e.ArenaBytes/8+errWords)
+		fr.arena = arena
+		fr.errs = arena[e.ArenaBytes/8:]
 		for i, b := range e.tempBytes {
 			w := e.arenaOffsets[i] / 8
 			fr.temps[i] = arena[w : w+(b+7)/8 : w+(b+7)/8]

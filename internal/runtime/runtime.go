@@ -233,6 +233,7 @@ type outCopy struct {
 type frame struct {
 	args  []unsafe.Pointer
 	temps [][]uint64
+	arena []uint64 // the temporaries' one allocation, when they share it
 	pin   runtime.Pinner
 	errs  []uint64 // the error slot of kernels that check indices (indexerr.go)
 }
@@ -371,10 +372,28 @@ func (e *Executable) callPinned(fr *frame, ins, outs []unsafe.Pointer) {
 
 // pinArgs fills the frame's pointer array and pins what it points to, so
 // the array may be handed to C; fr.unpin undoes it.
+//
+// Temporaries (and the index-error slot) that share the frame's arena are
+// pinned once, as the arena:
+// a Pinner keeps its first few pins without allocating, so pinning every
+// temporary allocated on each call of a kernel with many of them.
 func (e *Executable) pinArgs(fr *frame, ins, outs []unsafe.Pointer) unsafe.Pointer {
+	arena := false
+	var lo, hi uintptr
+	if len(fr.arena) > 0 {
+		lo = uintptr(unsafe.Pointer(&fr.arena[0]))
+		hi = lo + uintptr(len(fr.arena))*8
+	}
 	for i, s := range e.slots {
 		p := e.slotPointer(fr, s, ins, outs)
-		if p != nil {
+		switch {
+		case p == nil:
+		case uintptr(p) >= lo && uintptr(p) < hi:
+			if !arena {
+				fr.pin.Pin(unsafe.Pointer(&fr.arena[0]))
+				arena = true
+			}
+		default:
 			fr.pin.Pin(p)
 		}
 		fr.args[i] = p
