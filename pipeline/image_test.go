@@ -408,6 +408,9 @@ func TestCorruptJPEG(t *testing.T) {
 // pipeline and label smoothing), a batch allocates nothing in the steady
 // state either: the stage's arguments are made once per slot.
 func TestCompiledSteadyStateAllocations(t *testing.T) {
+	if gojit.LLVMVersion() == "" {
+		t.Skip("without LLVM (no cgo) the stages run in gojit's interpreter, which allocates")
+	}
 	path := writeImageFile(t, 120)
 	mallocs := func(batch int) float64 {
 		l, err := NewLoader(path, Config{BatchSize: batch, Workers: 2, BatchesAhead: 1, Order: Random, Fields: map[string][]Op{
