@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 )
 
 // Crop describes what DecodeCrop wrote: a W by H buffer of packed rows
@@ -123,4 +124,35 @@ func outsideError(src image.Rectangle, w, h int) error {
 // are required.
 func tooSmallError(have, need int, c Crop) error {
 	return fmt.Errorf("%w: %d bytes, the %dx%d region at scale %d/8 needs %d", ErrDstTooSmall, have, c.H, c.W, c.Scale, need)
+}
+
+// EncodeOptions are EncodeWith's settings.
+type EncodeOptions struct {
+	Quality int // 1..100
+	// RestartsPerRow > 0 asks for restart markers, about that many per MCU
+	// row (16 pixels high for RGB, 8 for gray): the interval is the divisor
+	// of the row's MCU count nearest its share, so intervals never straddle
+	// rows. Each costs about 2.5 bytes. The image/jpeg build cannot write
+	// them and ignores the setting.
+	RestartsPerRow int
+}
+
+// restartInterval returns the restart interval in MCUs that EncodeWith
+// writes for a w-pixel-wide image of c channels and perRow intervals a
+// row: the divisor of the MCUs in a row nearest to their perRow-th part
+// (the larger on a tie).
+func restartInterval(w, c, perRow int) int {
+	mcu := 16
+	if c == 1 {
+		mcu = 8
+	}
+	mpr := (w + mcu - 1) / mcu
+	target := float64(mpr) / float64(perRow)
+	best := mpr
+	for d := mpr; d >= 1; d-- {
+		if mpr%d == 0 && math.Abs(float64(d)-target) < math.Abs(float64(best)-target) {
+			best = d
+		}
+	}
+	return best
 }
