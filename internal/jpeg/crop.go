@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"math"
 )
 
 // Crop describes what DecodeCrop wrote: a W by H buffer of packed rows
@@ -135,24 +134,4 @@ type EncodeOptions struct {
 	// rows. Each costs about 2.5 bytes. The image/jpeg build cannot write
 	// them and ignores the setting.
 	RestartsPerRow int
-}
-
-// restartInterval returns the restart interval in MCUs that EncodeWith
-// writes for a w-pixel-wide image of c channels and perRow intervals a
-// row: the divisor of the MCUs in a row nearest to their perRow-th part
-// (the larger on a tie).
-func restartInterval(w, c, perRow int) int {
-	mcu := 16
-	if c == 1 {
-		mcu = 8
-	}
-	mpr := (w + mcu - 1) / mcu
-	target := float64(mpr) / float64(perRow)
-	best := mpr
-	for d := mpr; d >= 1; d-- {
-		if mpr%d == 0 && math.Abs(float64(d)-target) < math.Abs(float64(best)-target) {
-			best = d
-		}
-	}
-	return best
 }

@@ -15,7 +15,7 @@ import (
 // 1), ratio=(3/4, 4/3)) and its center crop of 224/256 of the short side.
 type benchSet struct {
 	data   [][]byte
-	rst    [][]byte // the same pixels with restart intervals of one MCU
+	rst    [][]byte // the same pixels with 16 restart intervals a row
 	w, h   []int
 	random [][]image.Rectangle
 	center []image.Rectangle
@@ -31,7 +31,7 @@ func newBenchSet(tb testing.TB) *benchSet {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		rst, err := EncodeWith(nil, natural(w, h, 3, uint64(i)), w, h, 3, EncodeOptions{Quality: 90, RestartsPerRow: 8})
+		rst, err := EncodeWith(nil, natural(w, h, 3, uint64(i)), w, h, 3, EncodeOptions{Quality: 90, RestartsPerRow: 16})
 		if err != nil {
 			tb.Fatal(err)
 		}

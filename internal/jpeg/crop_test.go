@@ -345,9 +345,16 @@ func TestDecodeCropErrors(t *testing.T) {
 	}
 	// Damaged copies: an error or pixels, never a crash, never a write
 	// past the bytes the crop reports.
+	restart, err := EncodeWith(nil, natural(iw, ih, 3, 2), iw, ih, 3, EncodeOptions{Quality: 90, RestartsPerRow: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := rand.New(rand.NewPCG(5, 6))
-	for i := range 300 {
+	for i := range 600 {
 		bad := bytes.Clone(data)
+		if i%2 == 1 {
+			bad = bytes.Clone(restart)
+		}
 		for range 1 + r.IntN(4) {
 			bad[r.IntN(len(bad))] = byte(r.IntN(256))
 		}
@@ -414,6 +421,11 @@ func FuzzDecodeCrop(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(data, 3, 2, 30, 25, 10, 10)
+	restart, err := EncodeWith(nil, natural(40, 30, 3, 1), 40, 30, 3, EncodeOptions{Quality: 80, RestartsPerRow: 3})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(restart, 17, 9, 30, 25, 4, 4)
 	f.Fuzz(func(t *testing.T, data []byte, x0, y0, x1, y1, ow, oh int) {
 		if len(data) == 0 || x1-x0 > 4096 || y1-y0 > 4096 {
 			return

@@ -25,16 +25,11 @@ typedef struct {
 	int bx, by, bw, bh; // the decoded buffer in the scaled image
 	size_t need;        // bytes the buffer needs
 
-	// The restart-interval source (see gojit_restart_select): it serves
-	// the patched header hdr, then the selected intervals of data, rows
-	// r0..r1-1 and interval columns c0..c1-1 of ipr a row, each but the
-	// last followed by a restart marker numbered for the new stream.
-	struct jpeg_source_mgr *memsrc, seg;
-	const unsigned char *data;
-	JOCTET *hdr;
-	size_t hdrcap, ncap, *start, *end; // interval j is data[start[j]:end[j]]
-	int ipr, r0, r1, c0, c1, next, marker;
-	JOCTET mk[2];
+	// The stream gojit_restart_select builds, and its interval table:
+	// interval j of the JPEG is data[start[j]:end[j]]. Both outlive images
+	// (no allocation in the steady state) and stay outside libjpeg's pools.
+	JOCTET *buf;
+	size_t bufcap, ncap, *start, *end;
 } gojit_dec;
 
 static void gojit_dec_exit(j_common_ptr ci) {
@@ -71,7 +66,7 @@ static gojit_dec *gojit_dec_new(void) {
 static void gojit_dec_free(gojit_dec *d) {
 	jpeg_destroy_decompress(&d->ci);
 	free(d->start);
-	free(d->hdr);
+	free(d->buf);
 	free(d);
 }
 
@@ -97,46 +92,12 @@ static void gojit_cmyk_row(const JSAMPLE *in, unsigned char *out, int w, int c, 
 	}
 }
 
-static void gojit_seg_init(j_decompress_ptr ci) {}
-static void gojit_seg_term(j_decompress_ptr ci) {}
-
-static boolean gojit_seg_fill(j_decompress_ptr ci) {
-	gojit_dec *d = (gojit_dec *)ci->client_data;
-	int per = d->c1 - d->c0, total = (d->r1 - d->r0) * per;
-	d->mk[0] = 0xFF;
-	if (d->marker) {
-		d->mk[1] = JPEG_RST0 + ((d->next - 1) & 7);
-		d->marker = 0;
-	} else if (d->next >= total) {
-		d->mk[1] = JPEG_EOI;
-	} else {
-		int j = (d->r0 + d->next / per) * d->ipr + d->c0 + d->next % per;
-		d->seg.next_input_byte = d->data + d->start[j];
-		d->seg.bytes_in_buffer = d->end[j] - d->start[j];
-		d->next++;
-		d->marker = d->next < total;
-		return TRUE;
-	}
-	d->seg.next_input_byte = d->mk;
-	d->seg.bytes_in_buffer = 2;
-	return TRUE;
-}
-
-static void gojit_seg_skip(j_decompress_ptr ci, long n) {
-	struct jpeg_source_mgr *s = ci->src;
-	while (n > (long)s->bytes_in_buffer) {
-		n -= (long)s->bytes_in_buffer;
-		gojit_seg_fill(ci);
-	}
-	s->next_input_byte += n;
-	s->bytes_in_buffer -= n;
-}
-
 // gojit_restart_select makes the decoder read only the restart intervals
 // that original pixels [x0, x1) x [y0, y1) need: when the JPEG is sequential Huffman, one scan,
 // with restart intervals that divide its MCU rows, it builds a stream of
 // the header (SOF size patched) and those intervals (restart markers
-// renumbered), reads its header and returns 1 with the new image's origin
+// renumbered) in one buffer, which keeps libjpeg-turbo's fast Huffman
+// decoder in use, reads its header and returns 1 with the new image's origin
 // in *ox, *oy (original pixels). Intervals are independent (the DC
 // predictions restart), so the new image's pixels equal the original's
 // away from its edges; libjpeg-turbo would otherwise Huffman-decode every
@@ -163,7 +124,7 @@ static int gojit_restart_select(gojit_dec *d, const unsigned char *data, unsigne
 	if (c0 == 0 && c1 == ipr && r0 == 0 && r1 == rows) {
 		return 0;
 	}
-	size_t sos = d->memsrc->next_input_byte - data;
+	size_t sos = ci->src->next_input_byte - data;
 	jpeg_abort_decompress(ci);
 	int n = r1 * ipr; // intervals to find
 	// The arrays outlive images (no allocation in the steady state) and
@@ -222,40 +183,41 @@ static int gojit_restart_select(gojit_dec *d, const unsigned char *data, unsigne
 		q += 2 + (data[q + 2] << 8 | data[q + 3]);
 	}
 	if (j < n || sof == 0 || sof + 9 > sos) {
-		ci->src = d->memsrc;
 		jpeg_mem_src(ci, data, size);
 		jpeg_read_header(ci, TRUE);
 		return 0;
 	}
-	if (sos > d->hdrcap) {
-		JOCTET *h = realloc(d->hdr, sos);
-		if (h == NULL) {
+	int per = c1 - c0;
+	size_t total = sos + 2;
+	for (int r = r0; r < r1; r++) {
+		total += d->end[r * ipr + c1 - 1] - d->start[r * ipr + c0] + 2 * per;
+	}
+	if (total > d->bufcap) {
+		JOCTET *b = realloc(d->buf, total);
+		if (b == NULL) {
 			ERREXIT(ci, JERR_OUT_OF_MEMORY);
 		}
-		d->hdr = h;
-		d->hdrcap = sos;
+		d->buf = b;
+		d->bufcap = total;
 	}
-	memcpy(d->hdr, data, sos);
-	d->hdr[sof + 5] = nh >> 8;
-	d->hdr[sof + 6] = nh & 0xFF;
-	d->hdr[sof + 7] = nw >> 8;
-	d->hdr[sof + 8] = nw & 0xFF;
-	d->data = data;
-	d->ipr = ipr;
-	d->r0 = r0;
-	d->r1 = r1;
-	d->c0 = c0;
-	d->c1 = c1;
-	d->next = 0;
-	d->marker = 0;
-	d->seg.init_source = gojit_seg_init;
-	d->seg.fill_input_buffer = gojit_seg_fill;
-	d->seg.skip_input_data = gojit_seg_skip;
-	d->seg.resync_to_restart = jpeg_resync_to_restart;
-	d->seg.term_source = gojit_seg_term;
-	d->seg.next_input_byte = d->hdr;
-	d->seg.bytes_in_buffer = sos;
-	ci->src = &d->seg;
+	JOCTET *q = d->buf;
+	memcpy(q, data, sos);
+	q[sof + 5] = nh >> 8;
+	q[sof + 6] = nh & 0xFF;
+	q[sof + 7] = nw >> 8;
+	q[sof + 8] = nw & 0xFF;
+	q += sos;
+	for (int r = r0, k = 0; r < r1; r++) {
+		for (int c = c0; c < c1; c++, k++) {
+			int i = r * ipr + c;
+			memcpy(q, data + d->start[i], d->end[i] - d->start[i]);
+			q += d->end[i] - d->start[i];
+			*q++ = 0xFF;
+			*q++ = JPEG_RST0 + (k & 7);
+		}
+	}
+	q[-1] = JPEG_EOI; // in place of the last restart marker
+	jpeg_mem_src(ci, d->buf, q - d->buf);
 	jpeg_read_header(ci, TRUE);
 	*ox = c0 * iwpx;
 	*oy = r0 * mht;
@@ -278,11 +240,7 @@ static int gojit_dec_crop(gojit_dec *d, const unsigned char *data, unsigned long
 		jpeg_abort_decompress(ci);
 		return -1;
 	}
-	if (d->memsrc != NULL) {
-		ci->src = d->memsrc; // jpeg_mem_src reuses only its own
-	}
 	jpeg_mem_src(ci, data, size);
-	d->memsrc = ci->src;
 	jpeg_read_header(ci, TRUE);
 	d->iw = ci->image_width;
 	d->ih = ci->image_height;
@@ -428,6 +386,7 @@ import "C"
 import (
 	"fmt"
 	"image"
+	"math"
 	"runtime"
 	"unsafe"
 )
@@ -481,12 +440,15 @@ func putDec(d *C.gojit_dec) {
 // codes), decodes the iMCU columns src touches (jpeg_crop_scanline, so
 // Crop.W may exceed the scaled width of src by up to an iMCU on each
 // side), stops after the last row src touches, and writes straight into
-// dst with no Go allocation and a decompressor reused from a pool. CMYK
-// and YCCK JPEGs are converted to RGB (inverted values when an Adobe
-// marker says so, as image/jpeg reads them). A warning from libjpeg
-// (such as a truncated stream) is an error; corruption after the last
-// row src touches is not seen. dst too small is an error wrapping
-// ErrDstTooSmall; MaxCropLen bounds the size needed.
+// dst with no Go allocation and a decompressor reused from a pool (libjpeg
+// still sets up its own work memory per image). When the JPEG has restart
+// markers that divide its MCU rows (EncodeWith), it Huffman-decodes only
+// the restart intervals the crop needs, with the same pixels. CMYK and
+// YCCK JPEGs are converted to RGB (inverted values when an Adobe marker
+// says so, as image/jpeg reads them). A warning from libjpeg (such as a
+// truncated stream) is an error; corruption after the last row src
+// touches is not seen. dst too small is an error wrapping ErrDstTooSmall;
+// MaxCropLen bounds the size needed.
 func DecodeCrop(dst, data []byte, src image.Rectangle, outW, outH, c int) (Crop, error) {
 	return decodeCrop(dst, data, src, CropScale(src, outW, outH), c, defaultTuning)
 }
@@ -581,4 +543,24 @@ func EncodeWith(dst, pix []byte, w, h, c int, o EncodeOptions) ([]byte, error) {
 	}
 	defer C.free(unsafe.Pointer(out))
 	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(out)), int(size))...), nil
+}
+
+// restartInterval returns the restart interval in MCUs that EncodeWith
+// writes for a w-pixel-wide image of c channels and perRow intervals a
+// row: the divisor of the MCUs in a row nearest to their perRow-th part
+// (the larger on a tie).
+func restartInterval(w, c, perRow int) int {
+	mcu := 16
+	if c == 1 {
+		mcu = 8
+	}
+	mpr := (w + mcu - 1) / mcu
+	target := float64(mpr) / float64(perRow)
+	best := mpr
+	for d := mpr; d >= 1; d-- {
+		if mpr%d == 0 && math.Abs(float64(d)-target) < math.Abs(float64(best)-target) {
+			best = d
+		}
+	}
+	return best
 }
