@@ -32,10 +32,11 @@ func TestDecodeCropAllocs(t *testing.T) {
 
 // cropVariants are the decoder tunings BenchmarkDecodeCrop compares.
 // Plain (merged) upsampling is left out: with jpeg_crop_scanline and
-// jpeg_skip_scanlines, libjpeg-turbo 2.1.5 was seen to overwrite memory
-// of its image pool (random crops of restart-coded images then failed
-// with wrong restart markers until the interval tables moved out of the
-// pool), so DecodeCrop never uses it.
+// jpeg_skip_scanlines, random crops of restart-coded images failed now and
+// then with wrong restart markers while the interval tables lived in
+// libjpeg's image pool, and never since they moved out of it, so
+// libjpeg-turbo 2.1.5 is suspected of writing out of bounds in that mode
+// and DecodeCrop never uses it.
 var cropVariants = []cropVariant{
 	{"islow", tuning{dct: 0, fancy: true, restart: true}, false},
 	{"ifast", tuning{dct: 1, fancy: true, restart: true}, false},

@@ -64,8 +64,11 @@
 // (what PIL decodes with), bit-exact with TurboJPEG's Decode: JDCT_IFAST
 // saves 1-2% for about one level of error on average (6 at most), and
 // JDCT_FLOAT is slower (TestTuningAccuracy). Plain (merged) upsampling is
-// faster but not used: with jpeg_crop_scanline and jpeg_skip_scanlines,
-// libjpeg-turbo 2.1.5 was seen to overwrite memory of its image pool.
+// 4-8% faster but not used: with jpeg_crop_scanline and
+// jpeg_skip_scanlines it made random crops fail now and then, with tables
+// of ours that then lived in libjpeg's image pool overwritten (the
+// failures stopped when they moved out of it), so libjpeg-turbo 2.1.5 is
+// suspected of writing out of bounds in that mode.
 //
 // Package dataset encodes and decodes image fields with it, and the
 // pipeline's decoders will share it.
