@@ -293,9 +293,17 @@ func TestCropScale(t *testing.T) {
 		src := image.Rect(x0, y0, x0+1+r.IntN(300-x0), y0+1+r.IntN(260-y0))
 		ow, oh := 1+r.IntN(100), 1+r.IntN(100)
 		dst := make([]byte, MaxCropLen(src, ow, oh, 3))
+		for k := range dst {
+			dst[k] = 0xA5
+		}
 		cr, err := DecodeCrop(dst, data, src, ow, oh, 3)
 		if err != nil {
 			t.Fatalf("%v -> %dx%d: %v", src, oh, ow, err)
+		}
+		for k := cr.W * cr.H * 3; k < len(dst); k++ {
+			if dst[k] != 0xA5 {
+				t.Fatalf("%v -> %dx%d: crop %+v wrote byte %d of dst", src, oh, ow, cr, k)
+			}
 		}
 		if cr.Scale < 8 && (cr.X1-cr.X0 < float64(ow) || cr.Y1-cr.Y0 < float64(oh)) {
 			t.Fatalf("%v -> %dx%d: crop %+v is smaller than the output", src, oh, ow, cr)

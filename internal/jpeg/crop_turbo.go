@@ -93,16 +93,17 @@ static void gojit_cmyk_row(const JSAMPLE *in, unsigned char *out, int w, int c, 
 }
 
 // gojit_restart_select makes the decoder read only the restart intervals
-// that original pixels [x0, x1) x [y0, y1) need: when the JPEG is sequential Huffman, one scan,
-// with restart intervals that divide its MCU rows, it builds a stream of
-// the header (SOF size patched) and those intervals (restart markers
-// renumbered) in one buffer, which keeps libjpeg-turbo's fast Huffman
-// decoder in use, reads its header and returns 1 with the new image's origin
-// in *ox, *oy (original pixels). Intervals are independent (the DC
-// predictions restart), so the new image's pixels equal the original's
-// away from its edges; libjpeg-turbo would otherwise Huffman-decode every
-// row above the crop and every column of the rows it covers. Otherwise it
-// returns 0 with the header read as before.
+// that original pixels [x0, x1) x [y0, y1) need. When the JPEG is
+// sequential Huffman in one scan, with restart intervals that divide its
+// MCU rows, it builds in one buffer (which keeps libjpeg-turbo's fast
+// Huffman decoder in use) a stream of the header, the SOF's size patched,
+// and those intervals, restart markers renumbered; reads its header; and
+// returns 1 with the new image's origin in *ox, *oy (original pixels).
+// Intervals are independent (the DC predictions restart), so the new
+// image's pixels equal the original's away from its edges; libjpeg-turbo
+// would otherwise Huffman-decode every row above the crop and every column
+// of the rows it covers. Otherwise it returns 0 with the header read as
+// before.
 static int gojit_restart_select(gojit_dec *d, const unsigned char *data, unsigned long size, int x0, int y0, int x1,
                                 int y1, int *ox, int *oy) {
 	j_decompress_ptr ci = &d->ci;
