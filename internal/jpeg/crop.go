@@ -124,3 +124,14 @@ func outsideError(src image.Rectangle, w, h int) error {
 func tooSmallError(have, need int, c Crop) error {
 	return fmt.Errorf("%w: %d bytes, the %dx%d region at scale %d/8 needs %d", ErrDstTooSmall, have, c.H, c.W, c.Scale, need)
 }
+
+// EncodeOptions are EncodeWith's settings.
+type EncodeOptions struct {
+	Quality int // 1..100
+	// RestartsPerRow > 0 asks for restart markers, about that many per MCU
+	// row (16 pixels high for RGB, 8 for gray): the interval is the divisor
+	// of the row's MCU count nearest its share, so intervals never straddle
+	// rows. Each costs about 2.5 bytes. The image/jpeg build cannot write
+	// them and ignores the setting.
+	RestartsPerRow int
+}

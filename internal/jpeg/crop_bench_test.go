@@ -15,6 +15,7 @@ import (
 // 1), ratio=(3/4, 4/3)) and its center crop of 224/256 of the short side.
 type benchSet struct {
 	data   [][]byte
+	rst    [][]byte // the same pixels with 16 restart intervals a row
 	w, h   []int
 	random [][]image.Rectangle
 	center []image.Rectangle
@@ -30,7 +31,11 @@ func newBenchSet(tb testing.TB) *benchSet {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		s.data, s.w, s.h = append(s.data, data), append(s.w, w), append(s.h, h)
+		rst, err := EncodeWith(nil, natural(w, h, 3, uint64(i)), w, h, 3, EncodeOptions{Quality: 90, RestartsPerRow: 16})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		s.data, s.rst, s.w, s.h = append(s.data, data), append(s.rst, rst), append(s.w, w), append(s.h, h)
 		var boxes []image.Rectangle
 		for range 16 {
 			boxes = append(boxes, randomResizedCrop(r, w, h))
@@ -72,13 +77,16 @@ func randomResizedCrop(r *rand.Rand, w, h int) image.Rectangle {
 type cropVariant struct {
 	name string
 	t    tuning
+	rst  bool // decode the JPEGs with restart markers (benchSet.rst)
 }
 
 // BenchmarkDecodeCrop times, single-threaded, in the same loop and in the
 // thread's CPU time so the ratios hold on a shared machine, the full decode (Decode, the
 // baseline) and DecodeCrop of the random and the center crop boxes to
 // 224x224, and DecodeCrop of the whole image at full scale, for each
-// decoder tuning. It reports images/s of the full decode and of the random
+// decoder tuning; the variants named restart decode the same pixels
+// encoded with restart markers, against the same baseline (Decode of the
+// JPEG without them). It reports images/s of the full decode and of the random
 // crops, and the time of each DecodeCrop as a fraction of the full
 // decode's.
 func BenchmarkDecodeCrop(b *testing.B) {
@@ -93,6 +101,10 @@ func BenchmarkDecodeCrop(b *testing.B) {
 			k := 0
 			for b.Loop() {
 				i := k % len(s.data)
+				data := s.data[i]
+				if v.rst {
+					data = s.rst[i]
+				}
 				box := s.random[i][(k/len(s.data))%len(s.random[i])]
 				k++
 				t0 := threadCPU()
@@ -100,15 +112,15 @@ func BenchmarkDecodeCrop(b *testing.B) {
 					b.Fatal(err)
 				}
 				t1 := threadCPU()
-				if _, err := decodeCrop(dst, s.data[i], box, CropScale(box, 224, 224), 3, v.t); err != nil {
+				if _, err := decodeCrop(dst, data, box, CropScale(box, 224, 224), 3, v.t); err != nil {
 					b.Fatal(err)
 				}
 				t2 := threadCPU()
-				if _, err := decodeCrop(dst, s.data[i], s.center[i], CropScale(s.center[i], 224, 224), 3, v.t); err != nil {
+				if _, err := decodeCrop(dst, data, s.center[i], CropScale(s.center[i], 224, 224), 3, v.t); err != nil {
 					b.Fatal(err)
 				}
 				t3 := threadCPU()
-				if _, err := decodeCrop(dst, s.data[i], image.Rect(0, 0, s.w[i], s.h[i]), 8, 3, v.t); err != nil {
+				if _, err := decodeCrop(dst, data, image.Rect(0, 0, s.w[i], s.h[i]), 8, 3, v.t); err != nil {
 					b.Fatal(err)
 				}
 				t4 := threadCPU()

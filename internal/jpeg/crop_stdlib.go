@@ -87,3 +87,9 @@ func Inspect(data []byte) (Info, error) {
 	}
 	return Info{Width: w, Height: h, Layout: scanLayout(data)}, nil
 }
+
+// EncodeWith is Encode with options; this build cannot write restart
+// markers and ignores o.RestartsPerRow.
+func EncodeWith(dst, pix []byte, w, h, c int, o EncodeOptions) ([]byte, error) {
+	return Encode(dst, pix, w, h, c, o.Quality)
+}

@@ -8,4 +8,4 @@ package jpeg
 const cropTolMean, cropTolMax = 0.0, 0
 
 // cropVariants: this build has one way of decoding crops.
-var cropVariants = []cropVariant{{"image/jpeg", tuning{}}}
+var cropVariants = []cropVariant{{"image/jpeg", tuning{}, false}, {"image/jpeg-restart", tuning{}, true}}

@@ -72,6 +72,17 @@ func testJPEGs(t testing.TB) []testJPEG {
 		}
 		out = append(out, testJPEG{fmt.Sprintf("%s%dx%d", l, s.h, s.w), data, l})
 	}
+	for _, s := range []struct{ w, h, c, perRow int }{{203, 157, 3, 4}, {61, 97, 3, 2}, {203, 157, 1, 5}, {256, 64, 3, 1}} {
+		data, err := EncodeWith(nil, natural(s.w, s.h, s.c, uint64(s.h)), s.w, s.h, s.c, EncodeOptions{Quality: 90, RestartsPerRow: s.perRow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := LayoutYCbCr
+		if s.c == 1 {
+			l = LayoutGray
+		}
+		out = append(out, testJPEG{fmt.Sprintf("%s%dx%d-restart%d", l, s.h, s.w, s.perRow), data, l})
+	}
 	for _, f := range []struct {
 		file   string
 		layout Layout
@@ -98,6 +109,11 @@ func cropRects(w, h int) []image.Rectangle {
 		image.Rect(w/2, h/2, w/2+1, h/2+1),
 		image.Rect(17%w, 11%h, min(w, 17%w+29), min(h, 11%h+23)),
 	}
+}
+
+// roomFor returns a buffer size that holds a crop of src at any scale.
+func roomFor(src image.Rectangle, c int) int {
+	return (src.Dx() + 70) * (src.Dy() + 2) * c
 }
 
 // bufferOrigin returns the scaled-image pixel at the decoded buffer's
@@ -147,7 +163,7 @@ func TestDecodeCropVsScaled(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, src := range cropRects(info.Width, info.Height) {
-					dst := make([]byte, MaxCropLen(src, 0, 0, c)) // the full scale bounds the others
+					dst := make([]byte, roomFor(src, c))
 					cr, err := decodeCrop(dst, j.data, src, n, c, defaultTuning)
 					if err != nil {
 						t.Fatalf("%s c=%d n=%d %v: %v", j.name, c, n, src, err)
@@ -199,7 +215,7 @@ func TestDecodeCropVsImageJPEG(t *testing.T) {
 			for _, n := range []int{8, 5, 4, 1} {
 				ref, rw := imageJPEGScaled(t, j.data, n, c)
 				for _, src := range cropRects(info.Width, info.Height)[:4] {
-					dst := make([]byte, MaxCropLen(src, 0, 0, c))
+					dst := make([]byte, roomFor(src, c))
 					cr, err := decodeCrop(dst, j.data, src, n, c, defaultTuning)
 					if err != nil {
 						t.Fatalf("%s c=%d n=%d %v: %v", j.name, c, n, src, err)
@@ -259,19 +275,35 @@ func TestCropScale(t *testing.T) {
 			t.Errorf("CropScale(%v, %d, %d) = %d, want %d", tc.src, tc.outW, tc.outH, n, tc.want)
 		}
 	}
-	data, err := Encode(nil, natural(300, 260, 3, 1), 300, 260, 3, 90)
+	plain, err := Encode(nil, natural(300, 260, 3, 1), 300, 260, 3, 90)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restart, err := EncodeWith(nil, natural(300, 260, 3, 1), 300, 260, 3, EncodeOptions{Quality: 90, RestartsPerRow: 19})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 200 {
+	for i := range 400 {
+		data := plain
+		if i%2 == 1 {
+			data = restart
+		}
 		x0, y0 := r.IntN(290), r.IntN(250)
 		src := image.Rect(x0, y0, x0+1+r.IntN(300-x0), y0+1+r.IntN(260-y0))
 		ow, oh := 1+r.IntN(100), 1+r.IntN(100)
 		dst := make([]byte, MaxCropLen(src, ow, oh, 3))
+		for k := range dst {
+			dst[k] = 0xA5
+		}
 		cr, err := DecodeCrop(dst, data, src, ow, oh, 3)
 		if err != nil {
 			t.Fatalf("%v -> %dx%d: %v", src, oh, ow, err)
+		}
+		for k := cr.W * cr.H * 3; k < len(dst); k++ {
+			if dst[k] != 0xA5 {
+				t.Fatalf("%v -> %dx%d: crop %+v wrote byte %d of dst", src, oh, ow, cr, k)
+			}
 		}
 		if cr.Scale < 8 && (cr.X1-cr.X0 < float64(ow) || cr.Y1-cr.Y0 < float64(oh)) {
 			t.Fatalf("%v -> %dx%d: crop %+v is smaller than the output", src, oh, ow, cr)
@@ -321,9 +353,16 @@ func TestDecodeCropErrors(t *testing.T) {
 	}
 	// Damaged copies: an error or pixels, never a crash, never a write
 	// past the bytes the crop reports.
+	restart, err := EncodeWith(nil, natural(iw, ih, 3, 2), iw, ih, 3, EncodeOptions{Quality: 90, RestartsPerRow: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := rand.New(rand.NewPCG(5, 6))
-	for i := range 300 {
+	for i := range 600 {
 		bad := bytes.Clone(data)
+		if i%2 == 1 {
+			bad = bytes.Clone(restart)
+		}
 		for range 1 + r.IntN(4) {
 			bad[r.IntN(len(bad))] = byte(r.IntN(256))
 		}
@@ -390,6 +429,11 @@ func FuzzDecodeCrop(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(data, 3, 2, 30, 25, 10, 10)
+	restart, err := EncodeWith(nil, natural(40, 30, 3, 1), 40, 30, 3, EncodeOptions{Quality: 80, RestartsPerRow: 3})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(restart, 17, 9, 30, 25, 4, 4)
 	f.Fuzz(func(t *testing.T, data []byte, x0, y0, x1, y1, ow, oh int) {
 		if len(data) == 0 || x1-x0 > 4096 || y1-y0 > 4096 {
 			return

@@ -49,14 +49,26 @@
 // the rows it covers (only the inverse DCT, upsampling and colour
 // conversion of the columns outside are saved); the rows below are free.
 // On torchvision's RandomResizedCrop(224) boxes of 224..320-pixel images
-// (BenchmarkDecodeCrop, thread CPU time) a crop costs about 0.73 of a
-// TurboJPEG Decode of the whole image, a 224/256 center crop about 0.86,
-// and DecodeCrop of the whole image 0.95 (one header parse instead of
-// two). The decoder keeps libjpeg's defaults, JDCT_ISLOW and fancy
-// upsampling (what PIL decodes with): JDCT_IFAST saves 2-4% for about one
-// level of error on average (6 at most), plain (merged) upsampling 4-8%
-// for 0.9 on average but up to 63 at colour edges, and JDCT_FLOAT is
-// slower (TestTuningAccuracy).
+// (BenchmarkDecodeCrop, thread CPU time; the boxes cover 48% of the image
+// on average, 52% once widened to iMCU columns) a crop costs about 0.74 of
+// a TurboJPEG Decode of the whole image, a 224/256 center crop about
+// 0.87, and DecodeCrop of the whole image 0.95 (one header parse instead
+// of two). JPEGs written by EncodeWith with restart markers (16 intervals
+// a row) let DecodeCrop skip the Huffman decoding outside the crop too:
+// random crops then cost 0.68 of the baseline, but the markers make every
+// other decode about 6% slower (whole image 1.01, center crop 0.93) and
+// the file about 4% larger, so the dataset's writer should use them only
+// when random crops dominate.
+//
+// The decoder keeps libjpeg's defaults, JDCT_ISLOW and fancy upsampling
+// (what PIL decodes with), bit-exact with TurboJPEG's Decode: JDCT_IFAST
+// saves 1-2% for about one level of error on average (6 at most), and
+// JDCT_FLOAT is slower (TestTuningAccuracy). Plain (merged) upsampling is
+// 4-8% faster but not used: with jpeg_crop_scanline and
+// jpeg_skip_scanlines it made random crops fail now and then, with tables
+// of ours that then lived in libjpeg's image pool overwritten (the
+// failures stopped when they moved out of it), so libjpeg-turbo 2.1.5 is
+// suspected of writing out of bounds in that mode.
 //
 // Package dataset encodes and decodes image fields with it, and the
 // pipeline's decoders will share it.
