@@ -437,3 +437,27 @@ func TestCompiledSteadyStateAllocations(t *testing.T) {
 		t.Fatalf("%.3f allocations per batch in the steady state (%.0f per epoch of 2 batches, %.0f of 60)", perBatch, few, many)
 	}
 }
+
+// TestCompiledMemoryFlat: over 20 epochs of the crop pipeline (JPEG
+// decoding of the crop's region, a compiled stage, label smoothing), the
+// resident set stays flat after the first epochs: slots, decoders and
+// kernels are made once.
+func TestCompiledMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20 epochs")
+	}
+	path := writeImageFile(t, 160)
+	l, err := NewLoader(path, Config{BatchSize: 32, Workers: 2, Order: Random, Fields: map[string][]Op{
+		"jpg":   {RandomResizedCropJPEG(32, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}), RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
+		"label": {IntDecoder(), LabelSmoothing(10, 0.1)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	r := epochRSS(t, l, 20)
+	t.Logf("RSS after epoch 2: %.1f MiB, epoch 20: %.1f MiB", float64(r[1])/(1<<20), float64(r[19])/(1<<20))
+	if r[19]-r[1] > 1<<20 {
+		t.Errorf("RSS grew by %.1f MiB from epoch 2 to epoch 20", float64(r[19]-r[1])/(1<<20))
+	}
+}
