@@ -1,10 +1,13 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
+	stdjpeg "image/jpeg"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -459,5 +462,68 @@ func TestCompiledMemoryFlat(t *testing.T) {
 	t.Logf("RSS after epoch 2: %.1f MiB, epoch 20: %.1f MiB", float64(r[1])/(1<<20), float64(r[19])/(1<<20))
 	if r[19]-r[1] > 1<<20 {
 		t.Errorf("RSS grew by %.1f MiB from epoch 2 to epoch 20", float64(r[19]-r[1])/(1<<20))
+	}
+}
+
+// TestCMYKCrop: CMYK and YCCK (Adobe) JPEGs stored as they are crop to RGB
+// pixels that agree with Go's image/jpeg decoding of the same file (its
+// CMYK to RGB conversion), resized with the same box, within a few levels
+// on average (the two decoders' IDCT and upsampling differ).
+func TestCMYKCrop(t *testing.T) {
+	for _, name := range []string{"cmyk.jpg", "ycck.jpg", "rgb422.jpg", "rgb420p.jpg"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "internal", "jpeg", "testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := stdjpeg.Decode(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := img.Bounds()
+			w, h := b.Dx(), b.Dy()
+			ref := make([]byte, w*h*3)
+			for y := range h {
+				for x := range w {
+					r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+					ref[(y*w+x)*3], ref[(y*w+x)*3+1], ref[(y*w+x)*3+2] = uint8(r>>8), uint8(g>>8), uint8(bl>>8)
+				}
+			}
+			path := filepath.Join(t.TempDir(), "c.gojit")
+			wr, err := dataset.Create(path, dataset.Schema{Fields: []dataset.Field{dataset.Image("img", dataset.ImageOptions{Encoding: dataset.JPEG, Channels: 3})}}, dataset.WithProgress(false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = wr.Write(context.Background(), func(yield func(int, dataset.Sample) bool) { yield(0, dataset.Sample{"img": dataset.JPEGData(data)}) })
+			if err == nil {
+				err = wr.Close()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			const S = 32
+			l, err := NewLoader(path, Config{BatchSize: 1, Fields: map[string][]Op{"img": {CenterCropJPEG(S, 1)}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			dec := CenterCropJPEG(S, 1).(cropDecoder)
+			x, y, cw, ch := dec.box(nil, w, h)
+			want := bilinear64(ref, w, h, 3, S, [4]float64{float64(x), float64(y), float64(x + cw), float64(y + ch)}, false)
+			collect(t, l.Epoch(context.Background(), 0), func(bt *Batch) {
+				got := bt.Field("img").Uint8()
+				sum := 0.0
+				for i, v := range got {
+					sum += math.Abs(float64(v) - want[i])
+				}
+				// A crop of side >= 2S is decoded at a reduced DCT scale:
+				// more smoothing than bilinear samples of the whole.
+				if mean := sum / float64(len(got)); mean > 8 {
+					t.Errorf("mean difference %.2f levels from image/jpeg's decode", mean)
+				} else {
+					t.Logf("%s (%dx%d): mean difference %.2f levels", name, w, h, mean)
+				}
+			})
+		})
 	}
 }
