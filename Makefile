@@ -79,8 +79,10 @@ bench-peers-pipeline: deps
 	$(PIPE_RT) taskset -c 0 $(PIPE_BENCH) --pipeline rrc224 --workers 1 --cpu 0 > $(PIPE_DIR)/rrc224-w1.json
 	$(PIPE_RT) taskset -c 0 $(PIPE_BENCH) --pipeline cc224 --workers 1 --cpu 0 > $(PIPE_DIR)/cc224-w1.json
 	$(PIPE_RT) taskset -c 0,1 $(PIPE_BENCH) --pipeline rrc224 --workers 2 --cpu 0,1 > $(PIPE_DIR)/rrc224-w2.json
+	@[ -f $(PIPE_DIR)/raw64/labels.csv ] || $(PIPE_GOJIT) dataset synth-jpeg $(PIPE_DIR)/raw64 --n 8000 --size 64 --encoding raw --exact --seed 1
+	$(PIPE_RT) taskset -c 0 $(PIPE_GOJIT) dataset bench $(PIPE_DIR)/raw64/images.gojit --epochs $(PIPE_EPOCHS) --json --pipeline raw64 --workers 1 --cpu 0 > $(PIPE_DIR)/raw64-w1.json
 	$(PIPE_GOJIT) dataset peers-table --doc docs/benchmarks.md $(PIPE_DIR)/peers.json \
-		$(PIPE_DIR)/rrc224-w1.json $(PIPE_DIR)/cc224-w1.json $(PIPE_DIR)/rrc224-w2.json
+		$(PIPE_DIR)/rrc224-w1.json $(PIPE_DIR)/cc224-w1.json $(PIPE_DIR)/rrc224-w2.json $(PIPE_DIR)/raw64-w1.json
 
 # source.Formula against github.com/expr-lang/expr on a 6-operation formula
 # over 1e6 float64 rows, ns/row and the ratio from one run. The peer is a
