@@ -64,7 +64,8 @@ func TestNormalizeKernel(t *testing.T) {
 					for c := range 3 {
 						want := (float32(pixel(i, y, x, c)) - mean[c]) / std[c]
 						g := got[j*8*8*3+(y*w+x)*3+c]
-						if g != want {
+						// Run multiplies by 1/std: within an ulp or two.
+						if math.Abs(float64(g-want)) > 1e-6*math.Abs(float64(want))+1e-7 {
 							t.Fatalf("sample %d [%d,%d,%d]: Run gives %v, want %v", i, y, x, c, g, want)
 						}
 						// The kernel sees the padded [8, 8, 3] layout: sample j's
