@@ -234,7 +234,7 @@ func (l *Loader) traceStage(sg *stage, args []*gojit.Tensor) (outs []*gojit.Tens
 func callTrace(trace func(x, shapes, params *gojit.Tensor, refs []*gojit.Tensor) *gojit.Tensor, x, shapes, par *gojit.Tensor, refs []*gojit.Tensor) (y *gojit.Tensor, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("Trace panicked: %v", r)
+			err = fmt.Errorf("the Trace function panicked: %v", r)
 		}
 	}()
 	return trace(x, shapes, par, refs), nil
