@@ -58,7 +58,7 @@ type pipeBenchResult struct {
 
 	// The whole pipeline, and loaders of the same file and order that stop
 	// after reading the stored bytes (a decoder that only takes their
-	// length) and after decoding them (DecodeImage alone): images per
+	// length) and after decoding them (ImageDecoder alone): images per
 	// second of each one's best epoch.
 	PerSecond       float64 `json:"images_per_s"`
 	ReadPerSecond   float64 `json:"read_only_images_per_s"`
@@ -509,7 +509,7 @@ func printPipeBench(w io.Writer, r *pipeBenchResult) {
 	}
 	line("pipeline", r.PerSecond)
 	line("  read only (loader, no decode)", r.ReadPerSecond)
-	line("  decode only (DecodeImage)", r.DecodePerSecond)
+	line("  decode only (ImageDecoder)", r.DecodePerSecond)
 	if b := r.Baseline; b != nil {
 		line("op-by-op Go baseline", b.PerSecond)
 	}

@@ -212,7 +212,7 @@ func buildPipeTable(rep *pipepeers.Report, runs []*pipeBenchResult) *pipePeerTab
 		}
 		if !decodeShown[cores] { // the same in every run on these cores
 			decodeShown[cores] = true
-			t.Rows = append(t.Rows, pipePeerRow{System: "gojit decode (DecodeImage)", Pipeline: "decode", Cores: cores, PerSecond: b.DecodePerSecond})
+			t.Rows = append(t.Rows, pipePeerRow{System: "gojit decode (ImageDecoder)", Pipeline: "decode", Cores: cores, PerSecond: b.DecodePerSecond})
 		}
 		row := pipePeerRow{System: "gojit", Pipeline: b.Pipeline, Cores: cores, PerSecond: b.PerSecond}
 		if b.Note != "" {

@@ -51,9 +51,9 @@ func TestBuildPipeTable(t *testing.T) {
 		{"PIL decode", "1 core (CPU 0)", 500, 2.5},
 		{"OpenCV decode", "1 core (CPU 0)", 800, 4},
 		{"Go op by op", "1 worker, 1 core (CPU 0)", 300, 1.5},
-		{"gojit decode (DecodeImage)", "1 worker, 1 core (CPU 0)", 900, 4.5},
+		{"gojit decode (ImageDecoder)", "1 worker, 1 core (CPU 0)", 900, 4.5},
 		{"gojit", "1 worker, 1 core (CPU 0)", 1000, 5},
-		{"gojit decode (DecodeImage)", "2 workers, 2 cores (CPU 0-1)", 1700, 8.5},
+		{"gojit decode (ImageDecoder)", "2 workers, 2 cores (CPU 0-1)", 1700, 8.5},
 		{"gojit", "2 workers, 2 cores (CPU 0-1)", 1600, 8},
 	}
 	if len(got) != len(want) {
