@@ -8,7 +8,8 @@ package gojit_test
 // (us/image), per output element (ns/elem) and x_go_loop = Go time /
 // gojit time, on one thread and on the default number, for the trace
 // written in CHW directly (layout=chw) and as an HWC resize followed by
-// a Transpose (layout=hwc). x_go_tuned compares with resizeGoTuned, the
+// a Transpose (layout=hwc), and for the HWC resize itself, f32[B,S,S,3]
+// (layout=hwc_out), whose innermost axis is the 3 channels. x_go_tuned compares with resizeGoTuned, the
 // same arithmetic with the column terms computed once per image.
 
 import (
@@ -41,20 +42,28 @@ func BenchmarkResizeBilinear(b *testing.B) {
 			b.Fatalf("tuned Go loop: element %d = %v, want %v", i, v, goOut[i])
 		}
 	}
-	for _, layout := range []string{"chw", "hwc"} {
+	for _, layout := range []string{"chw", "hwc", "hwc_out"} {
 		for _, threads := range []int{1, 0} {
 			name := "threads=default"
 			if threads == 1 {
 				name = "threads=1"
 			}
 			b.Run(fmt.Sprintf("layout=%s/%s", layout, name), func(b *testing.B) {
-				f, err := gojit.Compile(resizeTrace(B, H, W, S, layout == "hwc"), gojit.WithThreads(threads))
+				f, err := gojit.Compile(resizeTrace(B, H, W, S, layout), gojit.WithThreads(threads))
 				if err != nil {
 					b.Fatal(err)
 				}
-				out := []*gojit.Array{gojit.New(gojit.Float32, B, 3, S, S)}
+				shape := []int{B, 3, S, S}
+				if layout == "hwc_out" {
+					shape = []int{B, S, S, 3}
+				}
+				out := []*gojit.Array{gojit.New(gojit.Float32, shape...)}
 				call := callInto(b, f, out, x, sh, p)
-				for i, v := range out[0].Float32() {
+				got := out[0].Float32()
+				if layout == "hwc_out" {
+					got = toCHW(got, B, S)
+				}
+				for i, v := range got {
 					if v != goOut[i] {
 						b.Fatalf("element %d = %v, the Go loop gives %v", i, v, goOut[i])
 					}
