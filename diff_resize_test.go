@@ -21,10 +21,12 @@ import (
 // stored in x u8[B,H,W,3], each of height shapes[b,0] and width
 // shapes[b,1] (at most H and W), cropped to the box (x0,y0)-(x1,y1) of
 // p[b] = (x0, y0, x1, y1, flip), resized to S x S, flipped horizontally
-// when flip > 0.5 and normalized; the result is f32[B,3,S,S]. With hwc
-// the resize produces [B,S,S,3] and a Transpose makes it CHW, as
-// composing separate ops would.
-func resizeTrace(B, H, W, S int, hwc bool) func(x, shapes, p *gojit.Tensor) *gojit.Tensor {
+// when flip > 0.5 and normalized. The layout is "chw" (the result is
+// f32[B,3,S,S]), "hwc" (the resize produces [B,S,S,3] and a Transpose
+// makes it CHW, as composing separate ops would) or "hwc_out" (the result
+// is the f32[B,S,S,3] of "hwc", not transposed).
+func resizeTrace(B, H, W, S int, layout string) func(x, shapes, p *gojit.Tensor) *gojit.Tensor {
+	hwc := layout != "chw"
 	const C = 3
 	return func(x, shapes, p *gojit.Tensor) *gojit.Tensor {
 		col := func(k int) *gojit.Tensor { return p.Slice([]int{0, k}, []int{B, k + 1}) } // [B,1]
@@ -66,7 +68,7 @@ func resizeTrace(B, H, W, S int, hwc bool) func(x, shapes, p *gojit.Tensor) *goj
 		v := top.Add(bot.Sub(top).Mul(tyb))
 		mean := gojit.Iota(gojit.Float32, cax, cs...).Mul(gojit.Scalar(1)).Add(gojit.Scalar(120))
 		v = v.Sub(mean).Div(gojit.Scalar(58))
-		if hwc {
+		if layout == "hwc" {
 			v = v.Transpose(0, 3, 1, 2)
 		}
 		return v
@@ -113,6 +115,21 @@ func resizeGo(out []float32, x []uint8, shapes []int32, p []float32, B, H, W, S 
 	}
 }
 
+// toCHW returns v, f32[B,S,S,3], as [B,3,S,S].
+func toCHW(v []float32, B, S int) []float32 {
+	out := make([]float32, len(v))
+	for b := range B {
+		for i := range S {
+			for j := range S {
+				for c := range 3 {
+					out[((b*3+c)*S+i)*S+j] = v[((b*S+i)*S+j)*3+c]
+				}
+			}
+		}
+	}
+	return out
+}
+
 // resizeInputs returns a batch of B images (pixel values from seed) of
 // size H x W, image b of size shapes[b] and cropped to boxes[b].
 func resizeInputs(seed uint64, B, H, W int, sizes [][2]int, boxes [][5]float32) (*gojit.Array, *gojit.Array, *gojit.Array) {
@@ -146,10 +163,10 @@ func TestDiffResize(t *testing.T) {
 			[][5]float32{{10, 5, 40, 31, 0}, {0, 12, 33, 30, 1}, {0, 0, 1, 1, 1}, {-3, -2, 45, 9, 0}, {0.25, 0.75, 1.5, 30.5, 1}}},
 		{4, 64, 48, 24, [][2]int{{64, 48}, {50, 41}}, [][5]float32{{7, 9, 27, 40, 1}, {40, 50, 41, 64, 0}, {0, 0, 48, 64, 0}, {1, 1, 2, 2, 1}}},
 	} {
-		for _, hwc := range []bool{false, true} {
-			t.Run(fmt.Sprintf("B%d_%dx%d_S%d_hwc=%v", tc.B, tc.H, tc.W, tc.S, hwc), func(t *testing.T) {
+		for _, layout := range []string{"chw", "hwc", "hwc_out"} {
+			t.Run(fmt.Sprintf("B%d_%dx%d_S%d_%s", tc.B, tc.H, tc.W, tc.S, layout), func(t *testing.T) {
 				x, sh, p := resizeInputs(uint64(tc.B*tc.S), tc.B, tc.H, tc.W, tc.sizes, tc.boxes)
-				comp, ref, cerr, rerr := runBoth(t, resizeTrace(tc.B, tc.H, tc.W, tc.S, hwc), []any{x, sh, p})
+				comp, ref, cerr, rerr := runBoth(t, resizeTrace(tc.B, tc.H, tc.W, tc.S, layout), []any{x, sh, p})
 				if cerr != nil || rerr != nil {
 					t.Fatalf("compiled: %v, interpreter: %v", cerr, rerr)
 				}
@@ -159,6 +176,9 @@ func TestDiffResize(t *testing.T) {
 				want := make([]float32, tc.B*3*tc.S*tc.S)
 				resizeGo(want, x.Uint8(), sh.Int32(), p.Float32(), tc.B, tc.H, tc.W, tc.S)
 				got := comp[0].Float32()
+				if layout == "hwc_out" {
+					got = toCHW(got, tc.B, tc.S)
+				}
 				bad := 0
 				for i := range want {
 					if got[i] != want[i] {
@@ -183,7 +203,7 @@ func TestDiffResize(t *testing.T) {
 func TestResizeOutOfRange(t *testing.T) {
 	const B, H, W, S = 2, 10, 12, 6
 	var line string
-	inner := resizeTrace(B, H, W, S, false)
+	inner := resizeTrace(B, H, W, S, "chw")
 	fn := func(x, shapes, p *gojit.Tensor) *gojit.Tensor {
 		line = hereAt(1)
 		return inner(x, shapes, p)

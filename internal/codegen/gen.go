@@ -80,7 +80,9 @@ type Target struct {
 	// AVX512 lets float32 and float64 exp use VSCALEF
 	// (vecmath_avx512.go) and division by a row-invariant divisor use a
 	// corrected reciprocal (divide.go), both through vector variants the
-	// loop vectorizer calls. The host must have AVX-512F and AVX-512VL.
+	// loop vectorizer calls, and byte gathers pick their bytes from a
+	// 64-byte window with vpermd (window.go). The host must have
+	// AVX-512F and AVX-512VL.
 	AVX512 bool
 	// StreamBytes is the least a flat elementwise group must move (read
 	// and write) for its output to be written with non-temporal stores

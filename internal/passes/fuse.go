@@ -60,8 +60,9 @@ type Plan struct {
 //     iotas and layout ops over values in memory (cheapLayout), which cost
 //     nothing to recompute;
 //   - a value that a broadcast stretches to more elements is materialized
-//     unless reading it costs no arithmetic (see cheapIndexing), so an
-//     expensive expression is not recomputed once per copy.
+//     unless reading it costs no arithmetic (see cheapIndexing) or it is a
+//     short sum of products of integers (indexSum), so an expensive
+//     expression is not recomputed once per copy.
 func Fuse(g *ir.Graph) *Plan {
 	n := len(g.Nodes)
 	p := &Plan{Graph: g, Materialized: make([]bool, n), Group: make([]int, n)}
@@ -159,7 +160,7 @@ func Fuse(g *ir.Graph) *Plan {
 			switch {
 			case nd.Op == ir.OpMatMul, nd.Op == ir.OpArgSort: // argsort reads its keys in any order
 				forced[a] = true
-			case nd.Op == ir.OpBroadcast && !cheap && an.Shape.Size() < nd.Shape.Size():
+			case nd.Op == ir.OpBroadcast && !cheap && !indexSum(g, a, 8) && an.Shape.Size() < nd.Shape.Size():
 				forced[a] = true
 			case !cheap && indexingForces(nd, a):
 				forced[a] = true
@@ -259,6 +260,32 @@ func cheapIndexing(g *ir.Graph, v ir.Value) bool {
 			return false
 		}
 		return cheapIndexing(g, n.Args[0])
+	}
+	return false
+}
+
+// indexSum reports whether v is integer additions, subtractions and
+// multiplications, at most budget of them, of values that cost no
+// arithmetic to read or of broadcasts (whose own operands Fuse
+// materializes unless they are cheap too): an index computed as the sum
+// of a row term, a column term and a channel term, each stretched to the
+// output's shape. Recomputing it costs an add per element; materializing
+// it at its own size, often nearly the output's, costs a buffer as large
+// and a store and a load per element.
+func indexSum(g *ir.Graph, v ir.Value, budget int) bool {
+	n := &g.Nodes[v]
+	switch {
+	case cheapIndexing(g, v) || n.Op == ir.OpBroadcast:
+		return true
+	case budget <= 0 || (n.DType != ir.Int32 && n.DType != ir.Int64 && n.DType != ir.Uint8):
+		return false
+	case n.Op == ir.OpAdd || n.Op == ir.OpSub || n.Op == ir.OpMul:
+		for _, a := range n.Args {
+			if !indexSum(g, a, budget-1) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

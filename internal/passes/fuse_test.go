@@ -128,6 +128,28 @@ func TestFuse(t *testing.T) {
 			want: "group 0 -> %1 (exp): %1\ngroup 1 -> %4 (add): %2 %4\n",
 		},
 		{
+			name: "a stretched sum of index terms is recomputed, not kept in memory",
+			graph: `graph {
+  %0 = param 0 : i32[4,1,1]
+  %1 = param 1 : i32[1,8,1]
+  %2 = broadcast %0 : i32[4,8,1]
+  %3 = broadcast %1 : i32[4,8,1]
+  %4 = const 3 : i32[4,8,1]
+  %5 = mul %3, %4 : i32[4,8,1]
+  %6 = add %2, %5 : i32[4,8,1]
+  %7 = broadcast %6 : i32[4,8,3]
+  %8 = iota axes=[2] : i32[4,8,3]
+  %9 = add %7, %8 : i32[4,8,3]
+  %10 = param 2 : f32[4,8,1]
+  %11 = exp %10 : f32[4,8,1]
+  %12 = broadcast %11 : f32[4,8,3]
+  %13 = cast %9 : f32[4,8,3]
+  %14 = add %12, %13 : f32[4,8,3]
+  return %14
+}`,
+			want: "group 0 -> %11 (exp): %11\ngroup 1 -> %14 (add): %2 %3 %5 %6 %7 %9 %12 %13 %14\n",
+		},
+		{
 			name: "layout ops over a reduction are index maps, not copies",
 			graph: `graph {
   %0 = param 0 : f32[2,3]
