@@ -235,25 +235,14 @@ func (d cropDecoder) runRegion(s *Sample) error {
 // mirrors the output. It is the plain Go reference of the compiled resize
 // (resizeBilinear), in the same float32 arithmetic.
 func resampleRef(dst []byte, S int, src []byte, w, h, c int, box [4]float32, flip bool) {
-	fs := float32(S)
 	for i := range S {
-		sy := box[1] + (float32(i)+0.5)*((box[3]-box[1])/fs) - 0.5
-		sy = min(max(sy, 0), float32(h-1))
-		fy := float32(math.Floor(float64(sy)))
-		ty := sy - fy
-		y0 := int(fy)
-		y1 := min(y0+1, h-1)
+		y0, y1, ty := sampleAt(box[1], box[3], i, S, h)
 		for j := range S {
 			jj := j
 			if flip {
 				jj = S - 1 - j
 			}
-			sx := box[0] + (float32(jj)+0.5)*((box[2]-box[0])/fs) - 0.5
-			sx = min(max(sx, 0), float32(w-1))
-			fx := float32(math.Floor(float64(sx)))
-			tx := sx - fx
-			x0 := int(fx)
-			x1 := min(x0+1, w-1)
+			x0, x1, tx := sampleAt(box[0], box[2], jj, S, w)
 			for k := range c {
 				a := float32(src[(y0*w+x0)*c+k])
 				b := float32(src[(y0*w+x1)*c+k])
@@ -266,6 +255,16 @@ func resampleRef(dst []byte, S int, src []byte, w, h, c int, box [4]float32, fli
 			}
 		}
 	}
+}
+
+// sampleAt maps output pixel i of S onto [lo, hi) of an axis of n pixels:
+// the two neighbours to interpolate and the weight of the second.
+func sampleAt(lo, hi float32, i, S, n int) (int, int, float32) {
+	p := lo + (float32(i)+0.5)*((hi-lo)/float32(S)) - 0.5
+	p = min(max(p, 0), float32(n-1))
+	f := float32(math.Floor(float64(p)))
+	p0 := int(f)
+	return p0, min(p0+1, n-1), p - f
 }
 
 // resizeBilinear records the compiled resize: x is the batch of decoded

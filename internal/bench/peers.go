@@ -78,13 +78,19 @@ type PeerResult struct {
 var ErrPeersMissing = errors.New("install them with `make bench-peers`, or: apt-get install python3-numpy python3-numba python3-numexpr python3-torch")
 
 // CheckPeers reports whether python can import NumPy, Numba, numexpr and
-// PyTorch, with an
-// error saying what to install when it cannot.
+// PyTorch, with an error saying what to install when it cannot.
 func CheckPeers(ctx context.Context, python string) error {
+	return CheckImports(ctx, "peers", python, []string{"numpy", "numba", "numexpr", "torch"}, ErrPeersMissing)
+}
+
+// CheckImports reports whether python exists and can import the modules,
+// with an error (prefixed with who, wrapping missing) naming the import
+// that failed when it cannot.
+func CheckImports(ctx context.Context, who, python string, modules []string, missing error) error {
 	if _, err := exec.LookPath(python); err != nil {
-		return fmt.Errorf("peers: %s not found: %w", python, ErrPeersMissing)
+		return fmt.Errorf("%s: %s not found: %w", who, python, missing)
 	}
-	out, err := exec.CommandContext(ctx, python, "-c", "import numpy, numba, numexpr, torch").CombinedOutput()
+	out, err := exec.CommandContext(ctx, python, "-c", "import "+strings.Join(modules, ", ")).CombinedOutput()
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
 		if k := strings.LastIndexByte(msg, '\n'); k >= 0 {
@@ -93,7 +99,7 @@ func CheckPeers(ctx context.Context, python string) error {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return fmt.Errorf("peers: %s cannot import numpy and numba (%s): %w", python, msg, ErrPeersMissing)
+		return fmt.Errorf("%s: %s cannot import %s (%s): %w", who, python, strings.Join(modules, ", "), msg, missing)
 	}
 	return nil
 }

@@ -15,7 +15,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+
+	"github.com/gojit/gojit/internal/bench"
 )
 
 // Script is pipe_peers.py, embedded so that the gojit command runs it from
@@ -73,21 +74,7 @@ var ErrMissing = errors.New("install them with `make bench-peers-pipeline`, or: 
 // CheckPython reports whether python can import torchvision, OpenCV, PIL and
 // NumPy, with an error saying what to install when it cannot.
 func CheckPython(ctx context.Context, python string) error {
-	if _, err := exec.LookPath(python); err != nil {
-		return fmt.Errorf("pipeline peers: %s not found: %w", python, ErrMissing)
-	}
-	out, err := exec.CommandContext(ctx, python, "-c", "import torchvision, cv2, PIL, numpy").CombinedOutput()
-	if err != nil {
-		msg := strings.TrimSpace(string(out))
-		if k := strings.LastIndexByte(msg, '\n'); k >= 0 {
-			msg = msg[k+1:]
-		}
-		if msg == "" {
-			msg = err.Error()
-		}
-		return fmt.Errorf("pipeline peers: %s cannot import torchvision, cv2, PIL and numpy (%s): %w", python, msg, ErrMissing)
-	}
-	return nil
+	return bench.CheckImports(ctx, "pipeline peers", python, []string{"torchvision", "cv2", "PIL", "numpy"}, ErrMissing)
 }
 
 // Run runs the script under python with spec, copying its progress to
