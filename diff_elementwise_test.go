@@ -265,3 +265,54 @@ func TestDiffCast(t *testing.T) {
 
 // ---------------------------------------------------------------------------
 // Reductions.
+
+// TestCastFloatToUint8Saturates: Float32 and Float64 to Uint8, compiled
+// (as max, min and a 32-bit conversion, not llvm.fptoui.sat) and
+// vectorized, saturates and truncates toward zero, with NaN to 0: known
+// answers for the edge values, and the interpreter's.
+func TestCastFloatToUint8Saturates(t *testing.T) {
+	edge := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1e9, -1, -0.99, math.Copysign(0, -1), 0, 0.4, 0.5, 0.99, 1, 1.5, 127.9, 254.99, 255, 255.5, 256, 1e9, 3e38}
+	var vals []float64
+	for len(vals) < 80 { // more than a few vector widths
+		vals = append(vals, edge...)
+	}
+	want := make([]uint8, len(vals))
+	for i, v := range vals {
+		switch {
+		case v != v || v <= 0:
+		case v >= 255:
+			want[i] = 255
+		default:
+			want[i] = uint8(v)
+		}
+	}
+	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64} {
+		for _, interp := range []bool{false, true} {
+			var opts []gojit.Option
+			if interp {
+				opts = append(opts, gojit.WithInterpreter())
+			}
+			f, err := gojit.Compile(func(x *gojit.Tensor) *gojit.Tensor { return x.Cast(gojit.Uint8) }, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := gojit.FromFloat64(vals, len(vals))
+			if dt == gojit.Float32 {
+				f32 := make([]float32, len(vals))
+				for i, v := range vals {
+					f32[i] = float32(v)
+				}
+				x = gojit.FromFloat32(f32, len(vals))
+			}
+			out, err := f.Call(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, g := range out[0].Uint8() {
+				if g != want[i] {
+					t.Errorf("%s interpreter=%v: %v -> %d, want %d", dt, interp, vals[i], g, want[i])
+				}
+			}
+		}
+	}
+}

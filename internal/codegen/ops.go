@@ -203,6 +203,16 @@ func (f *fn) cast(from, to ir.DType, x string) string {
 			return f.ins("fpext float %s to double", x)
 		}
 		return f.ins("fptrunc double %s to float", x)
+	case from.IsFloat() && to == ir.Uint8:
+		// Saturate in floating point, then convert the in-range value:
+		// maxnum returns its other operand for a NaN (so NaN becomes 0),
+		// and truncation toward zero is what fptoui.sat does. LLVM lowers
+		// a vector llvm.fptoui.sat to i8 one lane at a time on x86; this
+		// becomes max, min, cvttps2dq and a narrowing move.
+		sfx := intrinsicSuffix(from)
+		y := f.call(ft, "llvm.maxnum."+sfx, []string{ft, ft}, x, floatLit(from, 0))
+		y = f.call(ft, "llvm.minnum."+sfx, []string{ft, ft}, y, floatLit(from, 255))
+		return f.ins("trunc i32 %s to i8", f.ins("fptosi %s %s to i32", ft, y))
 	case from.IsFloat():
 		name := "llvm.fptosi.sat"
 		if to == ir.Uint8 {

@@ -590,14 +590,17 @@ body1:
   %i2 = phi i64 [ %start, %entry ], [ %i2.next, %latch2 ]
   %t3 = getelementptr inbounds float, ptr %in2, i64 %i2
   %t4 = load float, ptr %t3
-  %t5 = call i8 @llvm.fptoui.sat.i8.f32(float %t4)
-  %t6 = getelementptr inbounds i8, ptr %out, i64 %i2
-  store i8 %t5, ptr %t6
+  %t5 = call float @llvm.maxnum.f32(float %t4, float 0x0000000000000000)
+  %t6 = call float @llvm.minnum.f32(float %t5, float 0x406FE00000000000)
+  %t7 = fptosi float %t6 to i32
+  %t8 = trunc i32 %t7 to i8
+  %t9 = getelementptr inbounds i8, ptr %out, i64 %i2
+  store i8 %t8, ptr %t9
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
-  %t7 = icmp slt i64 %i2.next, %end
-  br i1 %t7, label %body1, label %exit3, !llvm.loop !5
+  %t10 = icmp slt i64 %i2.next, %end
+  br i1 %t10, label %body1, label %exit3, !llvm.loop !5
 exit3:
   ret void
 }
@@ -681,7 +684,8 @@ done:
 
 declare float @llvm.fmuladd.f32(float, float, float)
 declare <5 x float> @llvm.fmuladd.v5f32(<5 x float>, <5 x float>, <5 x float>)
-declare i8 @llvm.fptoui.sat.i8.f32(float)
+declare float @llvm.maxnum.f32(float, float)
+declare float @llvm.minnum.f32(float, float)
 
 !0 = !{i32 1}
 !1 = distinct !{!1, !2}
