@@ -21,7 +21,8 @@ import (
 //
 // The crop box is chosen first, then only the part of the image it needs is
 // decoded: the rows and iMCU columns it touches, at the largest DCT scale
-// factor (1/8 to 1) that leaves it at least size pixels on each side
+// factor (1/8, 1/4 or 1/2; see jpeg.CropScale for why not the other
+// eighths) that leaves it at least size pixels on each side
 // (libjpeg-turbo's crop, skip-scanline and scaled decoding). Decoding runs
 // with the plain Go ops, straight into the batch's memory; the resampling
 // is compiled and fused with the ops that follow (flip, normalize, layout).

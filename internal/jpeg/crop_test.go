@@ -264,7 +264,8 @@ func TestCropScale(t *testing.T) {
 		outW, outH int
 		want       int
 	}{
-		{image.Rect(0, 0, 256, 256), 224, 224, 7},
+		{image.Rect(0, 0, 256, 256), 224, 224, 8}, // 7/8 would do, but is slower than a full decode
+		{image.Rect(0, 0, 256, 256), 100, 100, 4},
 		{image.Rect(0, 0, 256, 256), 32, 32, 1},
 		{image.Rect(0, 0, 256, 256), 33, 32, 2},
 		{image.Rect(0, 0, 256, 128), 64, 64, 4},

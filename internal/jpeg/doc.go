@@ -29,7 +29,7 @@
 // DecodeCrop is the decode a training pipeline's random resized crop
 // needs, with the resize left to the caller (the pipeline's compiled
 // kernel): it writes the pixels of a rectangle straight into the caller's
-// memory at the largest DCT reduction n/8 that keeps the rectangle at
+// memory at the largest DCT reduction n/8 (n = 1, 2 or 4; see CropScale) that keeps the rectangle at
 // least the output size, and returns a Crop saying where the rectangle
 // landed in the buffer (fractional, after scaling). The libjpeg-turbo
 // build uses the libjpeg API for it (jpeg_skip_scanlines,

@@ -27,5 +27,5 @@ func ExampleDecodeCrop() {
 		panic(err)
 	}
 	fmt.Printf("scale %d/8, crop %gx%g, buffer rows %d\n", cr.Scale, cr.X1-cr.X0, cr.Y1-cr.Y0, cr.H)
-	// Output: scale 3/8, crop 75x56.25, buffer rows 57
+	// Output: scale 4/8, crop 100x75, buffer rows 75
 }

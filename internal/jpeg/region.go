@@ -16,7 +16,7 @@ import (
 // centres mapped linearly onto the crop, edges clamped), the same in both
 // builds: the libjpeg-turbo build decodes only the rows and the iMCU
 // columns that src covers, scaled down in the inverse DCT by the largest
-// factor n/8 that keeps the region at least w by h, so a small crop of a
+// factor n/8 (n = 1, 2 or 4, see CropScale) that keeps the region at least w by h, so a small crop of a
 // large image costs a fraction of a full decode; the image/jpeg build
 // decodes the whole image and averages areas for the scale. The results
 // agree to within a few levels on natural images (TestDecodeRegion
