@@ -142,7 +142,7 @@ func TestCropPipelines(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if st := l.Stages(); len(st) != 3 || !st[2].Compiled || st[2].Field != field {
+					if st := l.Stages(); gojit.LLVMVersion() != "" && (len(st) != 3 || !st[2].Compiled || st[2].Field != field) {
 						t.Fatalf("stages %+v, want the label's and the decode's plain Go stages, then one compiled stage", st)
 					}
 					got, _ := epochBytes(t, l, 2, field)

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/dataset"
 )
 
@@ -56,7 +57,9 @@ type Config struct {
 	// NoCompile runs every op that has a plain Go Run with it, one sample
 	// at a time, instead of compiling it: the reference the compiled
 	// stages are tested against, and the baseline they are measured
-	// against. Ops with only a Kernel are compiled still.
+	// against. Ops with only a Kernel are compiled still. A build without
+	// LLVM (without cgo), where gojit would interpret the compiled stages,
+	// behaves as if NoCompile were set.
 	NoCompile bool
 }
 
@@ -176,7 +179,9 @@ func newLoader(path string, r *dataset.Reader, cfg Config) (*Loader, error) {
 		return nil, fmt.Errorf("pipeline: %s: no samples to load (the file has %d, Indices %d)", path, n, len(cfg.Indices))
 	}
 	schema := r.Schema()
-	plans, bufs, err := buildPlans(path, schema, cfg.Fields, cfg.Seed, cfg.NoCompile, func(f int) ([]int, error) {
+	// Without LLVM gojit interprets kernels: the plain Go ops are faster.
+	noCompile := cfg.NoCompile || gojit.LLVMVersion() == ""
+	plans, bufs, err := buildPlans(path, schema, cfg.Fields, cfg.Seed, noCompile, func(f int) ([]int, error) {
 		// The file's descriptors record every field's maxima (checked by
 		// Open against every sample), so nothing is read to size buffers.
 		return r.Maxima(f).Shape, nil
