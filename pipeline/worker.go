@@ -159,10 +159,7 @@ func (w *worker) draw(s *slot, p *plan, k, j, idx, epoch int) error {
 	smp := &w.s
 	n := st.kernel.PerSample
 	// The value at the start of the op's stage.
-	from := k
-	for from > 0 && p.steps[from-1].kernel != nil {
-		from--
-	}
+	from := l.stages[st.stage].from
 	smp.Index, smp.Epoch, smp.Raw = idx, epoch, nil
 	smp.In, smp.Out, smp.Refs = l.value(s, p.steps[from-1].buf, j, true), Value{}, nil
 	if !st.in.Variable {

@@ -83,6 +83,31 @@ func CheckPeers(ctx context.Context, python string) error {
 	return CheckImports(ctx, "peers", python, []string{"numpy", "numba", "numexpr", "torch"}, ErrPeersMissing)
 }
 
+// RunScript runs script (written as name in a temporary directory) under
+// python with spec as JSON on its standard input and progress as its
+// standard error, and returns its standard output and the run's error.
+func RunScript(ctx context.Context, python, name string, script []byte, spec any, progress io.Writer) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "gojit-peers-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, script, 0o600); err != nil {
+		return nil, err
+	}
+	in, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
+	var stdout bytes.Buffer
+	cmd := exec.CommandContext(ctx, python, path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.Dir = bytes.NewReader(in), &stdout, progress, dir
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	err = cmd.Run()
+	return stdout.Bytes(), err
+}
+
 // CheckImports reports whether python exists and can import the modules,
 // with an error (prefixed with who, wrapping missing) naming the import
 // that failed when it cannot.
@@ -111,32 +136,12 @@ func RunPeers(ctx context.Context, python string, spec PeerSpec, ws []Workload, 
 	if _, err := exec.LookPath(python); err != nil {
 		return nil, fmt.Errorf("peers: %s not found: %w", python, ErrPeersMissing)
 	}
-	dir, err := os.MkdirTemp("", "gojit-peers-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	script := filepath.Join(dir, "peers.py")
-	if err := os.WriteFile(script, PeersScript, 0o600); err != nil {
-		return nil, err
-	}
-	in, err := json.Marshal(spec)
-	if err != nil {
-		return nil, err
-	}
-	var stdout bytes.Buffer
-	cmd := exec.CommandContext(ctx, python, script)
-	cmd.Stdin = bytes.NewReader(in)
-	cmd.Stdout = &stdout
-	cmd.Stderr = progress
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	runErr := cmd.Run()
+	out, runErr := RunScript(ctx, python, "peers.py", PeersScript, spec, progress)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("peers: %s peers.py: %w", python, ctx.Err())
 	}
 	var rep PeerReport
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+	if err := json.Unmarshal(out, &rep); err != nil {
 		if runErr != nil {
 			return nil, fmt.Errorf("peers: %s peers.py: %w", python, runErr)
 		}

@@ -5,16 +5,12 @@
 package pipepeers
 
 import (
-	"bytes"
 	"context"
 	_ "embed" // for Script
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 
 	"github.com/gojit/gojit/internal/bench"
 )
@@ -84,25 +80,9 @@ func Run(ctx context.Context, python string, spec Spec, progress io.Writer) (*Re
 	if err := CheckPython(ctx, python); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "gojit-pipe-peers-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	script := filepath.Join(dir, "pipe_peers.py")
-	if err := os.WriteFile(script, Script, 0o600); err != nil {
-		return nil, err
-	}
-	in, err := json.Marshal(spec)
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, python, script)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &out, progress
-	runErr := cmd.Run()
+	out, runErr := bench.RunScript(ctx, python, "pipe_peers.py", Script, spec, progress)
 	var rep Report
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+	if err := json.Unmarshal(out, &rep); err != nil {
 		if runErr != nil {
 			return nil, fmt.Errorf("pipeline peers: %s: %w", python, runErr)
 		}
