@@ -152,3 +152,36 @@ func TestLayoutErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffReshapeRoot checks fused computations whose group ends in a
+// reshape that keeps dimension 0: the compiled loops then run over the
+// reshape's operand (internal/codegen reshapedLoops), including a gather,
+// an iota and a broadcast per row, and a chain of two reshapes.
+func TestDiffReshapeRoot(t *testing.T) {
+	cases := []dcase{
+		{name: "elementwise_to_channels", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			return in[0].Mul(gojit.Scalar(2)).Add(gojit.Scalar(1)).Reshape(6, 10, 4, 3)
+		}},
+		{name: "iota_rowbroadcast", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			e := gojit.Iota(gojit.Float32, 1, 6, 120)
+			row := in[0].Slice([]int{0, 0}, []int{6, 1}).BroadcastTo(6, 120)
+			return gojit.Where(e.Less(gojit.Scalar(50)), in[0], row.Add(e)).Reshape(6, 40, 3)
+		}},
+		{name: "gather", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			idx := gojit.Iota(gojit.Int32, 1, 6, 120).Mul(gojit.Scalar(7)).Add(gojit.Scalar(3)).Mod(gojit.Scalar(120))
+			return in[0].TakeAlongAxis(idx, 1).Add(in[0]).Reshape(6, 8, 5, 3)
+		}},
+		{name: "two_reshapes", f: func(in []*gojit.Tensor) *gojit.Tensor {
+			return in[0].Sub(gojit.Scalar(3)).Reshape(6, 40, 3).Reshape(6, 4, 30)
+		}},
+		{name: "split_rows", f: func(in []*gojit.Tensor) *gojit.Tensor { // dimension 0 changes: loops over the root
+			return in[0].Mul(in[0]).Reshape(12, 20, 3)
+		}},
+	}
+	checkDiff(t, cases, randArray(gojit.Float32, 803, 0.1, 6, 120))
+	// Large enough to be split across threads.
+	big := []dcase{{name: "large", f: func(in []*gojit.Tensor) *gojit.Tensor {
+		return in[0].Mul(gojit.Scalar(3)).Add(in[0].Flip(1)).Reshape(256, 1000, 3)
+	}}}
+	checkDiff(t, big, randArray(gojit.Float32, 804, 0, 256, 3000))
+}

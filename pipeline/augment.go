@@ -88,12 +88,31 @@ func flatCoords(x, shapes *gojit.Tensor) flat {
 	f.h, f.w, f.c = column(shapes, 0), column(shapes, 1), column(shapes, 2)
 	f.e = gojit.Iota(gojit.Int32, 1, f.b, f.n)
 	wc := f.w.Mul(f.c)
-	f.y = f.e.Div(wc) // integer division; x/0 is 0
+	f.y = divFloor(f.e, wc, f.n)
 	r := f.e.Sub(f.y.Mul(wc))
-	f.x = r.Div(f.c)
+	f.x = divFloor(r, f.c, f.n)
 	f.ch = r.Sub(f.x.Mul(f.c))
 	f.valid = f.e.Less(f.h.Mul(wc))
 	return f
+}
+
+// exactQuotient is the bound below which divFloor divides in float32:
+// for 0 <= a < 2^23 and d >= 1, a+0.5 is exact and the true quotient
+// (a+0.5)/d lies at least 0.5/d from an integer, while float32's rounded
+// quotient is off by at most (a/d)*2^-24 < 0.5/d, so its floor is a/d.
+const exactQuotient = 1 << 23
+
+// divFloor is a/d for Int32 a in [0, bound) and d >= 0 (a/0 is taken as
+// a/1; callers mask those samples out). Below exactQuotient it divides in
+// float32, which vectorizes, where integer division is done one lane at a
+// time (measured about 10x faster on Cutout); above, in Int32.
+func divFloor(a, d *gojit.Tensor, bound int) *gojit.Tensor {
+	d = d.Maximum(gojit.Scalar(1))
+	if bound > exactQuotient {
+		return a.Div(d)
+	}
+	q := a.Cast(gojit.Float32).Add(gojit.Scalar(0.5)).Div(d.Cast(gojit.Float32))
+	return q.Floor().Cast(gojit.Int32)
 }
 
 // column returns column k of a [b, m] tensor as [b, 1].

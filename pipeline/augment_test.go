@@ -501,3 +501,38 @@ func BenchmarkAugmentOps(b *testing.B) {
 		})
 	}
 }
+
+// TestDivFloorExact checks the float32 division flatCoords uses against
+// integer division, at the quotients' edges (a = k*d-1, k*d) up to the
+// bound below which it divides in float32, for small and large divisors,
+// and a zero divisor (taken as 1).
+func TestDivFloorExact(t *testing.T) {
+	var as, ds []int32
+	add := func(a, d int) {
+		if a >= 0 && a < exactQuotient {
+			as, ds = append(as, int32(a)), append(ds, int32(d))
+		}
+	}
+	for _, d := range []int{1, 2, 3, 7, 192, 224 * 3, 4095, 4097, 1<<12*3 + 1, 1 << 20, exactQuotient - 1} {
+		for _, k := range []int{0, 1, 2, 3, 1000, exactQuotient/d - 1, exactQuotient / d} {
+			add(k*d-1, d)
+			add(k*d, d)
+			add(k*d+1, d)
+		}
+	}
+	add(exactQuotient-1, 0)
+	f, err := gojit.Compile(func(a, d *gojit.Tensor) *gojit.Tensor { return divFloor(a, d, exactQuotient) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Call(gojit.FromInt32(as, len(as)), gojit.FromInt32(ds, len(ds)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range out[0].Int32() {
+		want := as[i] / max(ds[i], 1)
+		if q != want {
+			t.Errorf("%d/%d = %d, want %d", as[i], ds[i], q, want)
+		}
+	}
+}

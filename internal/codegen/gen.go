@@ -574,8 +574,11 @@ func extentOf(shape ir.Shape) int {
 // loop over the linear offset: the form LLVM's vectorizer handles best.
 func (gr *group) emitMap(n *ir.Node) int {
 	extent := extentOf(n.Shape)
-	compute := func(ls []*loop, ix *index) {
-		v := gr.compute(gr.root, ix)
+	// compute computes value src (the root, or the value a root reshape
+	// relabels: see reshapedLoops) at ix and stores it at the same linear
+	// offset of the root.
+	compute := func(src ir.Value, ls []*loop, ix *index) {
+		v := gr.compute(src, ix)
 		gr.storeRoot(n.DType, gr.linear(ix), v)
 		gr.closeLoops(ls)
 	}
@@ -599,7 +602,7 @@ func (gr *group) emitMap(n *ir.Node) int {
 			l := gr.openLoop(start, end)
 			ix := gr.indexOf("r", gr.root)
 			ix.lin = l.iv
-			compute([]*loop{l}, ix)
+			compute(gr.root, []*loop{l}, ix)
 		})
 	case gr.row != "" && len(n.Shape) == 2:
 		gr.streamOr(n, func() {
@@ -614,13 +617,41 @@ func (gr *group) emitMap(n *ir.Node) int {
 				ix.lin = off
 				return ix
 			})
-		}, func() { compute(gr.loops("r", gr.root)) })
+		}, func() {
+			ls, ix := gr.loops("r", gr.root)
+			compute(gr.root, ls, ix)
+		})
 	case gr.row == "" && checkIndices && gr.gathers(gr.root, map[ir.Value]bool{}):
-		gr.emitDeferredChecks(func() { compute(gr.loops("r", gr.root)) }) // gather.go
+		gr.emitDeferredChecks(func() { compute(gr.reshapedLoops()) }) // gather.go
 	default:
-		compute(gr.loops("r", gr.root))
+		compute(gr.reshapedLoops())
 	}
 	return extent
+}
+
+// reshapedLoops is loops over the root, except that a root reshape (or a
+// chain of them) of a value fused into the group loops over that value's
+// shape: a reshape keeps the row-major order, so the value's linear
+// offsets are the root's. An image batch computed flat ([b, h*w*c]) and
+// reshaped to [b, h, w, c] then runs as a long inner loop that
+// vectorizes, not as an inner loop over 3 channels (measured 6x faster
+// on the pipeline's Cutout). Dimension 0 must stay the same, as it is
+// the range split across threads.
+func (gr *group) reshapedLoops() (ir.Value, []*loop, *index) {
+	src := gr.root
+	for gr.dyn == nil {
+		n := &gr.g.Nodes[src]
+		if n.Op != ir.OpReshape || gr.p.Materialized[n.Args[0]] {
+			break
+		}
+		a := gr.g.Nodes[n.Args[0]].Shape
+		if len(a) == 0 || len(n.Shape) == 0 || a[0] != n.Shape[0] {
+			break
+		}
+		src = n.Args[0]
+	}
+	ls, ix := gr.loops("r", src)
+	return src, ls, ix
 }
 
 // flat reports whether v and everything fused into it are elementwise ops
