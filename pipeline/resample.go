@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math"
+	"sync"
 
 	"github.com/gojit/gojit"
 )
@@ -66,13 +67,22 @@ func aaAxis(w []float32, lo, hi float32, i, S, n int) (int, []float32) {
 func abs32(v float32) float32   { return float32(math.Abs(float64(v))) }
 func floor32(v float32) float32 { return float32(math.Floor(float64(v))) }
 
+// aaScratch holds resampleAA's row-pass temporaries.
+var aaScratch = sync.Pool{New: func() any { return new([]float32) }}
+
 // resampleAA is resampleRef with Antialias's filter: box (x0, y0, x1, y1)
 // of src (w by h pixels, c channels) resized to S by S into dst, rows
 // first (each output row a weighted sum of source rows, in float32), then
 // columns, rounded half up. It is the plain Go reference of the compiled
 // resizeAntialias, in the same arithmetic.
 func resampleAA(dst []byte, S int, src []byte, w, h, c int, box [4]float32) {
-	tmp := make([]float32, S*w*c)
+	tp := aaScratch.Get().(*[]float32)
+	defer aaScratch.Put(tp)
+	if cap(*tp) < S*w*c {
+		*tp = make([]float32, S*w*c)
+	}
+	tmp := (*tp)[:S*w*c]
+	clear(tmp)
 	var wt []float32
 	for i := range S {
 		var y0 int
