@@ -152,20 +152,25 @@ func resizeAntialias(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
 	iy, wy := aaAxisTrace(col(box, 1), col(box, 3), hf, B, S, Ky)
 	ix, wx := aaAxisTrace(col(box, 0), col(box, 2), wf, B, S, Kx)
 
-	// Vertical: tmp[b, i, q] = sum over t of wy[b, i, t] * x[b, iy[b, i, t]
-	// row, element q], q over the W*C elements of a row of the maximum
-	// width (the sample's row stride is its own width: elements past it
-	// read the next row, finite and never used).
-	vfull := []int{B, S, W * C}
+	// Vertical: tmp[b, i, x, c] = sum over t of wy[b, i, t] * the pixel
+	// (iy[b, i, t], x, c) of sample b, x over the field's maximum width
+	// (the sample's row stride is its own width: columns past it read the
+	// next row, finite and never used). tmp keeps the 4-D shape it is
+	// computed in: reshaping it before the gather below makes its loop
+	// nest a flat one that divides the index back into coordinates per
+	// element (measured 4x slower).
+	vfull := []int{B, S, W, C}
 	flat := x.Reshape(B * H * W * C)
-	base := gojit.Iota(gojit.Int32, 0, B, 1, 1).Mul(gojit.Scalar(float64(H * W * C)))
-	q := gojit.Iota(gojit.Int32, 2, 1, 1, W*C).BroadcastTo(vfull...)
-	rowStride := wi.Mul(gojit.Scalar(float64(C))).Reshape(B, 1, 1)
+	base := gojit.Iota(gojit.Int32, 0, B, 1, 1, 1).Mul(gojit.Scalar(float64(H * W * C)))
+	q := gojit.Iota(gojit.Int32, 2, 1, 1, W, 1).Mul(gojit.Scalar(float64(C))).BroadcastTo(vfull...).
+		Add(gojit.Iota(gojit.Int32, 3, 1, 1, 1, C).BroadcastTo(vfull...))
+	rowStride := wi.Mul(gojit.Scalar(float64(C))).Reshape(B, 1, 1, 1)
 	var tmp *gojit.Tensor
 	for t := range Ky {
-		r := iy.Slice([]int{0, 0, t}, []int{B, S, t + 1}) // [B, S, 1]
+		r := iy.Slice([]int{0, 0, t}, []int{B, S, t + 1}).Reshape(B, S, 1, 1)
 		start := r.Mul(rowStride).Add(base).BroadcastTo(vfull...)
-		v := flat.Take(start.Add(q), 0).Cast(gojit.Float32).Mul(wy.Slice([]int{0, 0, t}, []int{B, S, t + 1}).BroadcastTo(vfull...))
+		f := wy.Slice([]int{0, 0, t}, []int{B, S, t + 1}).Reshape(B, S, 1, 1).BroadcastTo(vfull...)
+		v := flat.Take(start.Add(q), 0).Cast(gojit.Float32).Mul(f)
 		if tmp == nil {
 			tmp = v
 		} else {
@@ -175,16 +180,11 @@ func resizeAntialias(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
 
 	// Horizontal: out[b, i, j, c] = sum over u of wx[b, j, u] * tmp[b, i,
 	// ix[b, j, u], c].
-	full := []int{B, S, S, C}
-	tflat := tmp.Reshape(B * S * W * C)
-	tbase := gojit.Iota(gojit.Int32, 0, B, 1, 1, 1).Mul(gojit.Scalar(float64(S * W * C)))
-	rowOf := gojit.Iota(gojit.Int32, 1, 1, S, 1, 1).Mul(gojit.Scalar(float64(W * C))).Add(tbase).BroadcastTo(full...)
-	ch := gojit.Iota(gojit.Int32, 3, 1, 1, 1, C).BroadcastTo(full...)
 	var out *gojit.Tensor
 	for u := range Kx {
-		cx := ix.Slice([]int{0, 0, u}, []int{B, S, u + 1}).Mul(gojit.Scalar(float64(C))).Reshape(B, 1, S, 1).BroadcastTo(full...)
-		f := wx.Slice([]int{0, 0, u}, []int{B, S, u + 1}).Reshape(B, 1, S, 1).BroadcastTo(full...)
-		v := tflat.Take(rowOf.Add(cx).Add(ch), 0).Mul(f)
+		cx := ix.Slice([]int{0, 0, u}, []int{B, S, u + 1}).Reshape(B, 1, S, 1)
+		f := wx.Slice([]int{0, 0, u}, []int{B, S, u + 1}).Reshape(B, 1, S, 1)
+		v := tmp.TakeAlongAxis(cx, 2).Mul(f)
 		if out == nil {
 			out = v
 		} else {
