@@ -417,8 +417,9 @@ func TestCorruptJPEG(t *testing.T) {
 }
 
 // TestCompiledSteadyStateAllocations: with a compiled stage (the crop
-// pipeline and label smoothing), a batch allocates nothing in the steady
-// state either: the stage's arguments are made once per slot.
+// pipeline, bilinear and antialiased, and label smoothing), a batch
+// allocates nothing in the steady state either: the stage's arguments are
+// made once per slot.
 func TestCompiledSteadyStateAllocations(t *testing.T) {
 	if gojit.LLVMVersion() == "" {
 		t.Skip("without LLVM (no cgo) the stages run in gojit's interpreter, which allocates")
@@ -427,9 +428,16 @@ func TestCompiledSteadyStateAllocations(t *testing.T) {
 		t.Skip("the race detector's sync.Pool drops items at random")
 	}
 	path := writeImageFile(t, 120)
+	for _, opts := range [][]CropOption{nil, {Antialias()}} {
+		steadyAllocations(t, path, opts)
+	}
+}
+
+func steadyAllocations(t *testing.T, path string, opts []CropOption) {
+	t.Helper()
 	mallocs := func(batch int) float64 {
 		l, err := NewLoader(path, Config{BatchSize: batch, Workers: 2, BatchesAhead: 1, Order: Random, Fields: map[string][]Op{
-			"jpg":   {RandomResizedCropJPEG(16, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}), RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
+			"jpg":   {RandomResizedCropJPEG(16, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}, opts...), RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
 			"label": {IntDecoder(), LabelSmoothing(10, 0.1)},
 		}})
 		if err != nil {
@@ -447,9 +455,9 @@ func TestCompiledSteadyStateAllocations(t *testing.T) {
 	}
 	few, many := mallocs(60), mallocs(2) // 2 and 60 batches
 	perBatch := (many - few) / 58
-	t.Logf("allocations per epoch: %.0f with 2 batches, %.0f with 60: %.3f per batch", few, many, perBatch)
+	t.Logf("antialias %v: allocations per epoch: %.0f with 2 batches, %.0f with 60: %.3f per batch", opts != nil, few, many, perBatch)
 	if perBatch > 0.05 {
-		t.Fatalf("%.3f allocations per batch in the steady state (%.0f per epoch of 2 batches, %.0f of 60)", perBatch, few, many)
+		t.Fatalf("antialias %v: %.3f allocations per batch in the steady state (%.0f per epoch of 2 batches, %.0f of 60)", opts != nil, perBatch, few, many)
 	}
 }
 
