@@ -85,10 +85,13 @@ func checkStage(b *testing.B, name string, got []float32, x []uint8, shapes []in
 
 // BenchmarkResizeStage times the compiled image stage after decoding
 // (resize 256 -> 224, Normalize to Float32, ToCHW) on one thread, for a
-// batch of 64, with each resize (bilinear: four gathers per output value;
-// separable: rows then columns; antialias), against a kernel that only
-// writes the stage's output (f32 [64, 3, 224, 224]: the part no resize
-// can avoid), all measured interleaved in the same run. It reports
+// batch of 64, with each resize — bilinear (four gathers per value, the
+// one used), separable (bilinear as rows then columns through a
+// temporary), antialias_direct (3x3 gathered taps, the one used at this
+// size) and antialias_separable (rows then columns) — against a kernel
+// that only writes the stage's output (f32 [64, 3, 224, 224]: the part
+// no resize can avoid), all measured interleaved in the same run, each
+// output checked first against the plain Go reference. It reports
 // microseconds per image and x_write = time / the pure write's time.
 func BenchmarkResizeStage(b *testing.B) {
 	const B, H, W, S = 64, 256, 256, 224
@@ -104,7 +107,8 @@ func BenchmarkResizeStage(b *testing.B) {
 		{"separable", resizeSeparable, func(dst []byte, S int, src []byte, w, h, c int, box [4]float32) {
 			resampleRef(dst, S, src, w, h, c, box, false)
 		}},
-		{"antialias", resizeAntialias, resampleAA},
+		{"antialias_direct", resizeAntialiasDirect, resampleAA},
+		{"antialias_separable", resizeAntialiasSeparable, resampleAA},
 	}
 	var calls []func()
 	var outs []*gojit.Array

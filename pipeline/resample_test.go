@@ -177,23 +177,30 @@ func TestAntialiasEnlargeIsBilinear(t *testing.T) {
 	}
 }
 
-// TestAntialiasCompiledShrink: the compiled Antialias resize with many
-// taps (raw images of 40 to 72 pixels centre-cropped to 9: up to 8x
-// smaller, 17 taps per axis), flipped, normalized and laid out as CHW,
-// agrees with the filter's float64 definition within one level.
+// TestAntialiasCompiledShrink: the compiled Antialias resize, flipped,
+// normalized and laid out as CHW, agrees with the filter's float64
+// definition within one level, in both its forms: raw images of 40 to 72
+// pixels centre-cropped to 9 (up to 8x smaller, 17 taps per axis: rows,
+// then columns, through a temporary) and to 40 (4 taps per axis: gathered
+// directly).
 func TestAntialiasCompiledShrink(t *testing.T) {
 	path := writeImageFile(t, 9)
-	const S, seed = 9, 3
-	dec := CenterCropJPEG(S, 1, Antialias()).(cropDecoder)
-	l, err := NewLoader(path, Config{BatchSize: 4, Seed: seed, Order: Random, Fields: map[string][]Op{
-		"raw": {dec, RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
-	}})
-	if err != nil {
-		t.Fatal(err)
+	const seed = 3
+	for _, S := range []int{9, 40} {
+		if direct := aaTaps(72, S)*aaTaps(76, S) <= directTaps; direct != (S == 40) { // images of at most 72x76
+			t.Fatalf("size %d: direct form %v, want the other", S, direct)
+		}
+		dec := CenterCropJPEG(S, 1, Antialias()).(cropDecoder)
+		l, err := NewLoader(path, Config{BatchSize: 4, Seed: seed, Order: Random, Fields: map[string][]Op{
+			"raw": {dec, RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := l.Stages(); gojit.LLVMVersion() != "" && !st[len(st)-1].Compiled {
+			t.Fatalf("stages %+v, want the resize compiled", st)
+		}
+		checkAgainstReference(t, l, path, "raw", dec, S, seed)
+		l.Close()
 	}
-	defer l.Close()
-	if st := l.Stages(); gojit.LLVMVersion() != "" && !st[len(st)-1].Compiled {
-		t.Fatalf("stages %+v, want the resize compiled", st)
-	}
-	checkAgainstReference(t, l, path, "raw", dec, S, seed)
 }
