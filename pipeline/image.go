@@ -28,17 +28,20 @@ import (
 // is compiled and fused with the ops that follow (flip, normalize, layout).
 // Raw image fields work too (nothing to decode). With Config.NoCompile the
 // whole image is decoded and cropped and resized in Go: the reference.
-func RandomResizedCropJPEG(size int, scale, ratio [2]float64) Op {
-	return cropDecoder{name: "RandomResizedCropJPEG", size: size, random: true, scale: scale, ratio: ratio}
+//
+// Options change the resampling: Antialias() selects the antialiased
+// triangle filter of torchvision's and PIL's resize when shrinking.
+func RandomResizedCropJPEG(size int, scale, ratio [2]float64, opts ...CropOption) Op {
+	return cropDecoder{name: "RandomResizedCropJPEG", size: size, random: true, scale: scale, ratio: ratio}.with(opts)
 }
 
 // CenterCropJPEG returns the decoder of a validation pipeline's centre crop
 // (FFCV's CenterCropRGBImageDecoder): the central square whose side is
 // ratio times the image's shorter side (224/256 = 0.875 is ImageNet's),
 // resized bilinearly to size by size pixels, decoding only what the square
-// needs as RandomResizedCropJPEG does.
-func CenterCropJPEG(size int, ratio float64) Op {
-	return cropDecoder{name: "CenterCropJPEG", size: size, cratio: ratio}
+// needs as RandomResizedCropJPEG does. Options are RandomResizedCropJPEG's.
+func CenterCropJPEG(size int, ratio float64, opts ...CropOption) Op {
+	return cropDecoder{name: "CenterCropJPEG", size: size, cratio: ratio}.with(opts)
 }
 
 type cropDecoder struct {
@@ -47,6 +50,17 @@ type cropDecoder struct {
 	random       bool
 	scale, ratio [2]float64
 	cratio       float64
+	antialias    bool // Antialias: the triangle filter instead of bilinear sampling
+}
+
+// with returns d with opts applied.
+func (d cropDecoder) with(opts []CropOption) cropDecoder {
+	for _, o := range opts {
+		if o != nil {
+			o(&d)
+		}
+	}
+	return d
 }
 
 func (d cropDecoder) Name() string { return d.name }
@@ -72,6 +86,10 @@ func (d cropDecoder) Declare(in State, _ []State) (Decl, error) {
 	S := d.size
 	out := State{DType: gojit.Uint8, Shape: []int{S, S, c}, Compilable: true}
 	mid := State{DType: gojit.Uint8, Shape: in.Shape, Variable: true, Compilable: true, Side: 4}
+	kname, resize, filter := d.name+":resize", resizeBilinear, 0.0
+	if d.antialias {
+		kname, resize, filter = d.name+":resize-antialias", resizeAntialias, 1
+	}
 	return Decl{
 		Out:    out,
 		Memory: &Alloc{DType: gojit.Uint8, Shape: out.Shape},
@@ -81,13 +99,13 @@ func (d cropDecoder) Declare(in State, _ []State) (Decl, error) {
 			Mid:    mid,
 			Memory: Alloc{DType: gojit.Uint8, Shape: in.Shape},
 			Kernel: &Kernel{
-				Name:      d.name + ":resize",
-				Params:    []float64{float64(S)},
+				Name:      kname,
+				Params:    []float64{float64(S), filter},
 				PerSample: 4,
 				Draw:      func(s *Sample, dst []float32) { copy(dst, s.In.Side[:4]) },
 				Mirror:    func(box []float32) { box[0], box[2] = box[2], box[0] },
 				Trace: func(x, shapes, params *gojit.Tensor, _ []*gojit.Tensor) *gojit.Tensor {
-					return resizeBilinear(x, shapes, params, S)
+					return resize(x, shapes, params, S)
 				},
 			},
 		},
@@ -195,7 +213,12 @@ func (d cropDecoder) runReference(s *Sample) error {
 		return err
 	}
 	x, y, cw, ch := d.box(s.Rand(), w, h)
-	resampleRef(s.Out.Data[:S*S*c], S, img, w, h, c, [4]float32{float32(x), float32(y), float32(x + cw), float32(y + ch)}, false)
+	box := [4]float32{float32(x), float32(y), float32(x + cw), float32(y + ch)}
+	if d.antialias {
+		resampleAA(s.Out.Data[:S*S*c], S, img, w, h, c, box)
+		return nil
+	}
+	resampleRef(s.Out.Data[:S*S*c], S, img, w, h, c, box, false)
 	return nil
 }
 

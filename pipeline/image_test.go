@@ -119,17 +119,22 @@ var imagenetMean, imagenetStd = []float32{123.675, 116.28, 103.53}, []float32{58
 // (RandomResizedCropJPEG or CenterCropJPEG -> RandomHorizontalFlip ->
 // Normalize -> ToCHW), compiled, on JPEG and raw fields, agree with an
 // independent float64 reference (whole-image decode, the op's crop box and
-// flip draws replayed, bilinear resize, rounding to 8 bits, normalize,
-// CHW) within one 8-bit level, and with the plain Go ops (NoCompile); the
-// batches are bit-identical with 1, 2 and 3 workers.
+// flip draws replayed, bilinear resize or, with Antialias, the filter's
+// definition aa64, rounding to 8 bits, normalize, CHW) within one 8-bit
+// level, and with the plain Go ops (NoCompile); the batches are
+// bit-identical with 1, 2 and 3 workers.
 func TestCropPipelines(t *testing.T) {
 	path := writeImageFile(t, 21)
 	const S, seed = 24, 5
 	ops := map[string]func() Op{
 		"rrc": func() Op { return RandomResizedCropJPEG(S, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}) },
 		"cc":  func() Op { return CenterCropJPEG(S, 0.875) },
+		"rrc-aa": func() Op {
+			return RandomResizedCropJPEG(S, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}, Antialias())
+		},
+		"cc-aa": func() Op { return CenterCropJPEG(S, 0.875, Antialias()) },
 	}
-	for _, name := range []string{"rrc", "cc"} {
+	for _, name := range []string{"rrc", "cc", "rrc-aa", "cc-aa"} {
 		for _, field := range []string{"jpg", "raw"} {
 			t.Run(name+"/"+field, func(t *testing.T) {
 				dec := ops[name]().(cropDecoder)
@@ -218,7 +223,11 @@ func checkAgainstReference(t *testing.T, l *Loader, path, field string, dec crop
 			x, y, cw, ch := dec.box(&rd, w, h)
 			rd.reset(opKey(seed, field, 1), idx, 2)
 			flip := rd.Float32() < 0.5
-			want := bilinear64(img, w, h, 3, S, [4]float64{float64(x), float64(y), float64(x + cw), float64(y + ch)}, flip)
+			fbox := [4]float64{float64(x), float64(y), float64(x + cw), float64(y + ch)}
+			want := bilinear64(img, w, h, 3, S, fbox, flip)
+			if dec.antialias {
+				want = aa64(img, w, h, 3, S, fbox, flip)
+			}
 			// Raw pixels: within a level (float32 against float64). A JPEG's
 			// crop is decoded alone, which changes the pixels at its edges a
 			// little (chroma upsampling there sees the crop's edge, not the
@@ -408,8 +417,9 @@ func TestCorruptJPEG(t *testing.T) {
 }
 
 // TestCompiledSteadyStateAllocations: with a compiled stage (the crop
-// pipeline and label smoothing), a batch allocates nothing in the steady
-// state either: the stage's arguments are made once per slot.
+// pipeline, bilinear and antialiased, and label smoothing), a batch
+// allocates nothing in the steady state either: the stage's arguments are
+// made once per slot.
 func TestCompiledSteadyStateAllocations(t *testing.T) {
 	if gojit.LLVMVersion() == "" {
 		t.Skip("without LLVM (no cgo) the stages run in gojit's interpreter, which allocates")
@@ -418,9 +428,16 @@ func TestCompiledSteadyStateAllocations(t *testing.T) {
 		t.Skip("the race detector's sync.Pool drops items at random")
 	}
 	path := writeImageFile(t, 120)
+	for _, opts := range [][]CropOption{nil, {Antialias()}} {
+		steadyAllocations(t, path, opts)
+	}
+}
+
+func steadyAllocations(t *testing.T, path string, opts []CropOption) {
+	t.Helper()
 	mallocs := func(batch int) float64 {
 		l, err := NewLoader(path, Config{BatchSize: batch, Workers: 2, BatchesAhead: 1, Order: Random, Fields: map[string][]Op{
-			"jpg":   {RandomResizedCropJPEG(16, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}), RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
+			"jpg":   {RandomResizedCropJPEG(16, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}, opts...), RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
 			"label": {IntDecoder(), LabelSmoothing(10, 0.1)},
 		}})
 		if err != nil {
@@ -438,9 +455,9 @@ func TestCompiledSteadyStateAllocations(t *testing.T) {
 	}
 	few, many := mallocs(60), mallocs(2) // 2 and 60 batches
 	perBatch := (many - few) / 58
-	t.Logf("allocations per epoch: %.0f with 2 batches, %.0f with 60: %.3f per batch", few, many, perBatch)
+	t.Logf("antialias %v: allocations per epoch: %.0f with 2 batches, %.0f with 60: %.3f per batch", opts != nil, few, many, perBatch)
 	if perBatch > 0.05 {
-		t.Fatalf("%.3f allocations per batch in the steady state (%.0f per epoch of 2 batches, %.0f of 60)", perBatch, few, many)
+		t.Fatalf("antialias %v: %.3f allocations per batch in the steady state (%.0f per epoch of 2 batches, %.0f of 60)", opts != nil, perBatch, few, many)
 	}
 }
 
