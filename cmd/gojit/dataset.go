@@ -40,9 +40,9 @@ Actions:
           --from-npy X.npy [--labels Y.npy] --out FILE
   info    FILE [--json]
   verify  FILE
-  explain FILE --pipeline rrc224|cc224|raw64 [--field F] [--stage K] [--show plan,fused,llvm,asm,...]
+  explain FILE --pipeline rrc224|rrc224aa|cc224|raw64 [--field F] [--stage K] [--show plan,fused,llvm,asm,...]
   synth-jpeg  DIR [--n N] [--size 256] [--quality 90] [--seed S]
-  bench   FILE [--pipeline rrc224|cc224|raw64] [--workers N] [--batch N] [--epochs E] [--json] [--cpu LIST]
+  bench   FILE [--pipeline rrc224|rrc224aa|cc224|raw64] [--workers N] [--batch N] [--epochs E] [--json] [--cpu LIST]
   peers   DIR [--python P] [--rounds R]   (the Python peers of bench, as JSON)
   peers-table  RESULT.json... [--doc FILE] [--json]
 

@@ -108,15 +108,11 @@ type outputCheck struct {
 
 // datasetBench is `gojit dataset bench FILE --pipeline NAME [flags]`.
 func datasetBench(args []string, stdout, stderr io.Writer) int {
-	var names []string
-	for _, p := range benchPipelines {
-		names = append(names, p.name)
-	}
 	fs := actionFlags("bench", "FILE [--pipeline rrc224] [--workers N] [--batch N] [--epochs E] [--json] [--cpu LIST]",
 		"Measure a named pipeline over a dataset's image field in images/s, split into reading, decoding and the ops after\n"+
 			"decoding, against the same pipeline written op by op in plain Go (a new buffer per step). Pin the process with taskset", stderr)
 	o := pipeBenchOpts{}
-	fs.StringVar(&o.pipeline, "pipeline", "rrc224", "the pipeline: "+strings.Join(names, ", "))
+	fs.StringVar(&o.pipeline, "pipeline", "rrc224", "the pipeline: "+strings.Join(pipelineNames(), ", "))
 	fs.StringVar(&o.field, "field", "image", "the image field")
 	fs.IntVar(&o.workers, "workers", 0, "loader workers and baseline goroutines (0: GOMAXPROCS)")
 	fs.IntVar(&o.batch, "batch", 256, "batch size")
@@ -481,12 +477,16 @@ func checkBaselineOut(out []float32, size int, lo, hi float32) error {
 // baselineDesc describes the baseline's steps.
 func baselineDesc(c baselineConfig) string {
 	tail := fmt.Sprintf("normalize to f32 (new buffer) -> CHW (new buffer), %dx%d", c.size, c.size)
+	resize := "bilinear resize"
+	if c.antialias {
+		resize = "antialiased (triangle filter) resize"
+	}
 	switch c.kind {
 	case baseRRC:
-		return fmt.Sprintf("jpeg.Decode whole image -> random crop (scale %g..%g, ratio %.3g..%.3g; new buffer) -> bilinear resize (new buffer) -> flip(%g) -> %s",
-			c.scale[0], c.scale[1], c.ratio[0], c.ratio[1], c.flip, tail)
+		return fmt.Sprintf("jpeg.Decode whole image -> random crop (scale %g..%g, ratio %.3g..%.3g; new buffer) -> %s (new buffer) -> flip(%g) -> %s",
+			c.scale[0], c.scale[1], c.ratio[0], c.ratio[1], resize, c.flip, tail)
 	case baseCenter:
-		return fmt.Sprintf("jpeg.Decode whole image -> centre crop of %.4g of the short side (new buffer) -> bilinear resize (new buffer) -> %s", c.cropRatio, tail)
+		return fmt.Sprintf("jpeg.Decode whole image -> centre crop of %.4g of the short side (new buffer) -> %s (new buffer) -> %s", c.cropRatio, resize, tail)
 	}
 	return fmt.Sprintf("copy raw pixels (new buffer) -> flip(%g) -> %s", c.flip, tail)
 }

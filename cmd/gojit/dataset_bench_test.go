@@ -115,7 +115,7 @@ func texture(pix []byte, w, h int) (std, step float64) {
 func TestDatasetBenchJSON(t *testing.T) {
 	dir := t.TempDir()
 	synthSet(t, dir)
-	for _, p := range []string{"rrc224", "cc224"} {
+	for _, p := range []string{"rrc224", "rrc224aa", "cc224"} {
 		code, out, errs := gojitRun(t, "dataset", "bench", filepath.Join(dir, "images.gojit"), "--pipeline", p,
 			"--workers", "2", "--batch", "5", "--epochs", "1", "--json")
 		if code != exitOK {
@@ -136,7 +136,7 @@ func TestDatasetBenchJSON(t *testing.T) {
 			t.Fatalf("%s: baseline %+v, ratio %v", p, r.Baseline, r.Ratio)
 		}
 		want := []string{"read", "decode", "crop", "resize", "normalize", "chw"}
-		if p == "rrc224" {
+		if p != "cc224" {
 			want = slices.Insert(want, 4, "flip")
 		}
 		var got []string
@@ -175,7 +175,7 @@ func TestDatasetBenchFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"x.gojit", "--pipeline", "nope"}, `unknown pipeline "nope": want rrc224, cc224, raw64`},
+		{[]string{"x.gojit", "--pipeline", "nope"}, `unknown pipeline "nope": want rrc224, rrc224aa, cc224, raw64`},
 		{[]string{"x.gojit", "--epochs", "0"}, "--epochs must be at least 1"},
 		{[]string{"x.gojit", "--batch", "0"}, "--batch must be at least 1"},
 		{[]string{"x.gojit", "--workers", "-1"}, "--workers must be at least 0"},

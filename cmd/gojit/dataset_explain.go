@@ -48,7 +48,7 @@ func pipelineFields(r *dataset.Reader, name, field string) (map[string][]pipelin
 func datasetExplain(args []string, stdout, stderr io.Writer) int {
 	fs := actionFlags("explain", "FILE --pipeline NAME [--field F] [--batch N] [--stage K] [--show LIST]",
 		"Print how a pipeline runs on a dataset file: its stages, plain Go and compiled, and each compiled stage's code", stderr)
-	name := fs.String("pipeline", "rrc224", "the pipeline: rrc224, cc224 or raw64")
+	name := fs.String("pipeline", "rrc224", "the pipeline: "+strings.Join(pipelineNames(), ", "))
 	field := fs.String("field", "", "the image field (default: the file's only image field)")
 	batch := fs.Int("batch", 256, "the batch size the stages are compiled for")
 	only := fs.Int("stage", -1, "show only this stage (its index in the list)")

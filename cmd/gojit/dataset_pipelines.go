@@ -47,6 +47,18 @@ var benchPipelines = []benchPipeline{
 		base: baselineConfig{kind: baseRRC, size: 224, scale: [2]float64{0.08, 1}, ratio: [2]float64{3.0 / 4, 4.0 / 3}, flip: 0.5},
 	},
 	{
+		name: "rrc224aa",
+		ops: func() []pipeline.Op {
+			return []pipeline.Op{
+				pipeline.RandomResizedCropJPEG(224, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}, pipeline.Antialias()),
+				pipeline.RandomHorizontalFlip(0.5), normalizeImageNet(), pipeline.ToCHW(),
+			}
+		},
+		desc: "RandomResizedCropJPEG(224, [0.08 1], [3/4 4/3], Antialias()) -> RandomHorizontalFlip(0.5) -> Normalize(ImageNet, Float32) -> ToCHW",
+		note: "the antialiased filter reads decoded pixels just outside the crop near its edges (as PIL's resize with a box); the baseline, like torchvision, crops first",
+		base: baselineConfig{kind: baseRRC, size: 224, scale: [2]float64{0.08, 1}, ratio: [2]float64{3.0 / 4, 4.0 / 3}, flip: 0.5, antialias: true},
+	},
+	{
 		name: "cc224",
 		ops: func() []pipeline.Op {
 			return []pipeline.Op{pipeline.CenterCropJPEG(224, 224.0/256), normalizeImageNet(), pipeline.ToCHW()}
@@ -67,15 +79,20 @@ var benchPipelines = []benchPipeline{
 	},
 }
 
+// pipelineNames lists the pipelines' names.
+func pipelineNames() []string {
+	var names []string
+	for _, p := range benchPipelines {
+		names = append(names, p.name)
+	}
+	return names
+}
+
 // lookupPipeline returns the pipeline called name.
 func lookupPipeline(name string) (benchPipeline, error) {
 	i := slices.IndexFunc(benchPipelines, func(p benchPipeline) bool { return p.name == name })
 	if i < 0 {
-		var names []string
-		for _, p := range benchPipelines {
-			names = append(names, p.name)
-		}
-		return benchPipeline{}, fmt.Errorf("unknown pipeline %q: want %s", name, strings.Join(names, ", "))
+		return benchPipeline{}, fmt.Errorf("unknown pipeline %q: want %s", name, strings.Join(pipelineNames(), ", "))
 	}
 	return benchPipelines[i], nil
 }

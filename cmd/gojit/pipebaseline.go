@@ -46,6 +46,10 @@ type baselineConfig struct {
 	cropRatio float64
 	// flip is the probability of a horizontal flip.
 	flip float64
+	// antialias resizes with the triangle filter widened by the scale
+	// factor when shrinking (PIL's BILINEAR, torchvision's antialias=True)
+	// instead of plain bilinear sampling.
+	antialias bool
 }
 
 // The baseline's steps, in order, for its time split.
@@ -95,7 +99,11 @@ func (c baselineConfig) baselineImage(data []byte, meta dataset.FieldMeta, rng *
 		crop := cropRGB(pix, w, box)
 		t2 := time.Now()
 		st[stCrop] += t2.Sub(t1)
-		pix = resizeBilinear(crop, box.Dx(), box.Dy(), size, size)
+		if c.antialias {
+			pix = resizeAntialias(crop, box.Dx(), box.Dy(), size, size)
+		} else {
+			pix = resizeBilinear(crop, box.Dx(), box.Dy(), size, size)
+		}
 		t1 = time.Now()
 		st[stResize] += t1.Sub(t2)
 	}
@@ -186,6 +194,72 @@ func resizeBilinear(src []byte, sw, sh, dw, dh int) []byte {
 				o[3*x+k] = uint8(top + fy*(bot-top) + 0.5)
 			}
 		}
+	}
+	return out
+}
+
+// resizeAntialias resizes an RGB image as resizeBilinear does, with the
+// triangle filter PIL's BILINEAR resize uses: output pixel x of dw covers
+// source [x·sw/dw, (x+1)·sw/dw) and weighs the source pixels around its
+// centre by a triangle whose half-width is max(sw/dw, 1), normalized; rows
+// first, then columns, each rounded once at the end.
+func resizeAntialias(src []byte, sw, sh, dw, dh int) []byte {
+	xs := triangleTaps(sw, dw)
+	ys := triangleTaps(sh, dh)
+	tmp := make([]float32, sh*dw*3) // rows resampled horizontally
+	for y := range sh {
+		row := src[y*sw*3 : (y+1)*sw*3]
+		for x, t := range xs {
+			for k := range 3 {
+				var acc float32
+				for i, wt := range t.w {
+					acc += wt * float32(row[(t.lo+i)*3+k])
+				}
+				tmp[(y*dw+x)*3+k] = acc
+			}
+		}
+	}
+	out := make([]byte, dw*dh*3)
+	for y, t := range ys {
+		for x := range dw * 3 {
+			var acc float32
+			for i, wt := range t.w {
+				acc += wt * tmp[(t.lo+i)*dw*3+x]
+			}
+			out[y*dw*3+x] = uint8(min(max(acc+0.5, 0), 255))
+		}
+	}
+	return out
+}
+
+// taps is one output pixel's filter: weights of source pixels lo, lo+1...
+type taps struct {
+	lo int
+	w  []float32
+}
+
+// triangleTaps returns the triangle filter's taps for each of n outputs
+// resampled from m inputs (see resizeAntialias).
+func triangleTaps(m, n int) []taps {
+	scale := float64(m) / float64(n)
+	support := max(scale, 1)
+	out := make([]taps, n)
+	for i := range out {
+		centre := (float64(i) + 0.5) * scale
+		lo := max(int(math.Floor(centre-support+0.5)), 0)
+		hi := min(int(math.Floor(centre+support+0.5)), m)
+		var sum float64
+		w := make([]float64, 0, hi-lo)
+		for j := lo; j < hi; j++ {
+			v := max(1-math.Abs((float64(j)+0.5-centre)/support), 0)
+			w = append(w, v)
+			sum += v
+		}
+		t := taps{lo: lo, w: make([]float32, len(w))}
+		for j, v := range w {
+			t.w[j] = float32(v / sum)
+		}
+		out[i] = t
 	}
 	return out
 }

@@ -202,3 +202,34 @@ func TestBaselineImage(t *testing.T) {
 		t.Error("raw bytes of the wrong length gave no error")
 	}
 }
+
+// TestResizeAntialiasRamp checks the antialiased baseline on the ramp:
+// shrinking by a whole factor, each output pixel's taps lie symmetrically
+// about its centre, so away from the edges (where the taps are cut) the
+// normalized triangle reproduces the linear function at the centre;
+// enlarging, the triangle is plain bilinear interpolation.
+func TestResizeAntialiasRamp(t *testing.T) {
+	for _, f := range []int{2, 3} {
+		dw, dh := 8, 6
+		sw, sh := dw*f, dh*f
+		got := resizeAntialias(ramp(sw, sh), sw, sh, dw, dh)
+		for y := 1; y < dh-1; y++ {
+			for x := 1; x < dw-1; x++ {
+				for k := range 3 {
+					c := func(i int) float64 { return (float64(i)+0.5)*float64(f) - 0.5 }
+					want := math.Round(rampAt(c(x), c(y), k))
+					if g := float64(got[(y*dw+x)*3+k]); math.Abs(g-want) > 0.5 {
+						t.Fatalf("shrink %d: pixel (%d,%d,%d) = %v, want %v", f, x, y, k, g, want)
+					}
+				}
+			}
+		}
+	}
+	src := ramp(4, 5)
+	aa, bl := resizeAntialias(src, 4, 5, 9, 11), resizeBilinear(src, 4, 5, 9, 11)
+	for i := range aa {
+		if d := int(aa[i]) - int(bl[i]); d < -1 || d > 1 {
+			t.Fatalf("enlarging: element %d = %d, bilinear %d", i, aa[i], bl[i])
+		}
+	}
+}
