@@ -175,7 +175,7 @@ func (s *Store) path(key [32]byte) string {
 // ErrNotFound, ErrCorrupt or ErrInsecure when there is no usable entry.
 func (s *Store) Get(key [32]byte) (*Entry, error) {
 	p := s.path(key)
-	f, err := os.Open(p)
+	f, err := openEntry(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotFound
 	}
