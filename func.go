@@ -139,6 +139,9 @@ func Compile(fn any, opts ...Option) (*Func, error) {
 	if err := f.checkDynamic(); err != nil {
 		return nil, err
 	}
+	if !f.cfg.interpret {
+		runtime.Warm() // the first build's host facts, while the caller traces
+	}
 	nout := t.NumOut()
 	if nout > 0 && t.Out(nout-1) == errorType {
 		f.out.trailErr = true

@@ -342,3 +342,24 @@ func decodeLayout(b []byte, g *ir.Graph, p *passes.Plan) (*codegen.Module, error
 	}
 	return m, nil
 }
+
+// Warm computes, once per process and in the background, what the first
+// build's signature and cache lookup need and no configuration changes:
+// the host's identity and cache sizes (CPUID, whose every instruction
+// traps to the hypervisor in a virtual machine: about 30 µs in all), the
+// build's identity, and whether libLLVM is there. The root package starts
+// it when a function is compiled, so that it overlaps the first trace on
+// another core; a build that gets there first waits for it or does the
+// work itself, and gets the same answers either way.
+func Warm() {
+	warmOnce.Do(func() {
+		go func() {
+			hostIdentity()
+			Options{}.target()
+			generatorID()
+			llvm.Available()
+		}()
+	})
+}
+
+var warmOnce sync.Once
