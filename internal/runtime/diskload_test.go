@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/gojit/gojit/internal/codegen"
 	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/llvm"
 	"github.com/gojit/gojit/internal/passes"
 )
 
@@ -192,5 +195,21 @@ func TestDiskCacheTrustedLoad(t *testing.T) {
 	}
 	if err := checkRun(t, e); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSignatureMatchesFmt checks that Signature hashes the same bytes as
+// its fmt form did, so that disk cache entries keep their keys.
+func TestSignatureMatchesFmt(t *testing.T) {
+	g := scaledGraph(t, 3, 64)
+	for _, opt := range []Options{{OptLevel: 3}, {OptLevel: 1, FastMath: true}, {OptLevel: 2, Portable: true}} {
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, opt.FastMath, opt.target(), hostIdentity(), llvm.Version())
+		h.Write([]byte(ir.Print(g, false)))
+		var want [32]byte
+		h.Sum(want[:0])
+		if got := Signature(g, opt); got != want {
+			t.Errorf("Signature(%+v) = %x, want %x", opt, got[:8], want[:8])
+		}
 	}
 }

@@ -604,12 +604,18 @@ func BuildAcquired(g *ir.Graph, opt Options) (*Executable, error) {
 // Computing it loads no LLVM (hostIdentity, llvm.Version).
 func Signature(g *ir.Graph, opt Options) [32]byte {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, opt.FastMath, opt.target(), hostIdentity(), llvm.Version())
+	// As fmt's "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00",
+	// without fmt on a fresh process's first kernel.
+	h.Write([]byte(Version + "\x00O" + strconv.Itoa(opt.OptLevel) + "\x00fast-math=" + strconv.FormatBool(opt.FastMath) +
+		"\x00" + opt.target().String() + "\x00" + hostIdentity() + "\x00llvm " + llvmVersion() + "\x00"))
 	h.Write([]byte(ir.Print(g, false)))
 	var sig [32]byte
 	h.Sum(sig[:0])
 	return sig
 }
+
+// llvmVersion is llvm.Version, formatted once.
+var llvmVersion = sync.OnceValue(llvm.Version)
 
 // SymbolName is the entry symbol of the kernel with signature sig.
 func SymbolName(sig [32]byte) string { return "gojit_" + hex.EncodeToString(sig[:8]) }
