@@ -191,6 +191,11 @@ func loadChecked(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig, modHa
 // process, or is "" when it cannot be identified; tests replace it.
 var generatorID = sync.OnceValue(buildGenerator)
 
+// BuildIdentity returns what identifies this build of gojit's code
+// generator in disk cache entries, or "" when it cannot be identified
+// and every cached kernel's module is generated again to check it.
+func BuildIdentity() string { return generatorID() }
+
 // gojitModule is the module path whose code generates kernels.
 const gojitModule = "github.com/gojit/gojit"
 
