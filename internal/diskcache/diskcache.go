@@ -161,12 +161,14 @@ func Open(dir string, maxBytes int64) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("diskcache: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("diskcache: %w", err)
-	}
 	fi, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("diskcache: %w", err)
+	if err != nil { // usually absent: create it (MkdirAll would stat it first)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("diskcache: %w", err)
+		}
+		if fi, err = os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("diskcache: %w", err)
+		}
 	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("diskcache: %s is not a directory", dir)

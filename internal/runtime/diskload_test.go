@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/gojit/gojit/internal/codegen"
@@ -153,12 +154,19 @@ func TestDiskCacheTrustedLoad(t *testing.T) {
 	if !e.FromDisk || e.Module.Text != "" {
 		t.Fatalf("second build: FromDisk %v, %d bytes of text; want a load without generating", e.FromDisk, len(e.Module.Text))
 	}
+	// Modules generates the text once, safely while the kernel runs.
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if m := e.Modules(); len(m) != 1 || m[0].Module.Text != text {
+				t.Errorf("Modules after a load without generating: the text differs from the compiled module's")
+			}
+		})
+	}
 	if err := checkRun(t, e); err != nil {
 		t.Fatal(err)
 	}
-	if m := e.Modules(); len(m) != 1 || m[0].Module.Text != text {
-		t.Errorf("Modules after a load without generating: the text differs from the compiled module's")
-	}
+	wg.Wait()
 
 	generatorID = func() string { return "test build 2" }
 	Purge()
