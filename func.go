@@ -7,6 +7,7 @@ import (
 	goruntime "runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -138,6 +139,9 @@ func Compile(fn any, opts ...Option) (*Func, error) {
 	}
 	if err := f.checkDynamic(); err != nil {
 		return nil, err
+	}
+	if !f.cfg.interpret {
+		runtime.Warm() // the first build's host facts, while the caller traces
 	}
 	nout := t.NumOut()
 	if nout > 0 && t.Out(nout-1) == errorType {
@@ -478,7 +482,15 @@ func (f *Func) signature(args []any) (string, []argSpec, int, error) {
 				return "", nil, 0, fmt.Errorf("gojit: %s: %w: %v", f.name, ErrArgs, err)
 			}
 			specs[i] = argSpec{dtype: a.dtype, shape: shape}
-			fmt.Fprintf(&b, "%s%v;", a.dtype, ir.Shape(shape))
+			b.WriteString(a.dtype.String()) // as "%s%v;" with ir.Shape, without fmt
+			b.WriteByte('[')
+			for j, d := range shape {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Itoa(d))
+			}
+			b.WriteString("];")
 			continue
 		}
 		arg := args[i]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
@@ -136,7 +137,7 @@ func resolveSite(pcs []uintptr) (pos, call string, ok bool) {
 	for {
 		f, more := frames.Next()
 		if f.File != "" {
-			pos = fmt.Sprintf("%s:%d", shortFile(f.File), f.Line)
+			pos = shortFile(f.File) + ":" + strconv.Itoa(f.Line)
 			if !isOwnFrame(f.Function, f.File) {
 				return pos, call, true
 			}

@@ -7,9 +7,11 @@
 //	format     uint32   FormatVersion (little-endian, like every integer)
 //	metaLen    uint32   length of the metadata (JSON)
 //	key        32 bytes the entry's key; must match the file name
-//	meta       metaLen bytes: Meta's four strings, each a uvarint length
-//	           and its bytes, then Created as int64 Unix nanoseconds
-//	           (format 1 stored JSON here; Get still reads it)
+//	meta       metaLen bytes: Meta's six strings (Version, Name, Symbol,
+//	           ModuleHash, Generator, Layout), each a uvarint length and
+//	           its bytes, then Created as int64 Unix nanoseconds
+//	           (format 2 stored the first four strings only, format 1
+//	           JSON; Get still reads both)
 //	objLen     uint64   length of the object
 //	object     objLen bytes
 //	checksum   32 bytes SHA-256 of everything above
@@ -43,11 +45,12 @@ import (
 )
 
 // FormatVersion is the on-disk layout version that Put writes. Get also
-// reads format 1, whose metadata is JSON; entries with another version are
-// treated as corrupt and replaced. Format 2 replaced the JSON because
-// decoding it was about 0.1 ms of a fresh process's first cached kernel
-// (the json package's first use of the type), a tenth of the whole.
-const FormatVersion = 2
+// reads formats 1 (JSON metadata) and 2 (no Generator or Layout);
+// entries with another version are treated as corrupt and replaced.
+// Format 2 replaced the JSON because decoding it was about 0.1 ms of a
+// fresh process's first cached kernel (the json package's first use of
+// the type), a tenth of the whole. Format 3 added Generator and Layout.
+const FormatVersion = 3
 
 const (
 	magic      = "GOJITOBJ"
@@ -82,6 +85,16 @@ type Meta struct {
 	// ModuleHash is the SHA-256 of the LLVM IR the object was compiled
 	// from, so a reader can check that it would generate the same module.
 	ModuleHash string `json:"module_hash"`
+	// Generator identifies the exact build of the code generator that
+	// produced the object (for example a module version and its go.sum
+	// hash), or is empty when the build cannot be identified. A reader
+	// built from the same code may trust ModuleHash without generating
+	// the module again.
+	Generator string `json:"generator,omitempty"`
+	// Layout is what a reader needs besides the object to run it (the
+	// module's slots and loop nests), in the writer's own encoding; it
+	// lets a reader with the same Generator skip code generation.
+	Layout []byte `json:"layout,omitempty"`
 	// Created is when the entry was written.
 	Created time.Time `json:"created"`
 }
@@ -148,12 +161,14 @@ func Open(dir string, maxBytes int64) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("diskcache: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("diskcache: %w", err)
-	}
 	fi, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("diskcache: %w", err)
+	if err != nil { // usually absent: create it (MkdirAll would stat it first)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("diskcache: %w", err)
+		}
+		if fi, err = os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("diskcache: %w", err)
+		}
 	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("diskcache: %s is not a directory", dir)
@@ -175,7 +190,7 @@ func (s *Store) path(key [32]byte) string {
 // ErrNotFound, ErrCorrupt or ErrInsecure when there is no usable entry.
 func (s *Store) Get(key [32]byte) (*Entry, error) {
 	p := s.path(key)
-	f, err := os.Open(p)
+	f, err := openEntry(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotFound
 	}
@@ -465,7 +480,7 @@ func decode(data []byte) (*Entry, error) {
 		return nil, fmt.Errorf("%w: bad magic %q", ErrCorrupt, data[:8])
 	}
 	version := binary.LittleEndian.Uint32(data[8:])
-	if version != FormatVersion && version != 1 {
+	if version < 1 || version > FormatVersion {
 		return nil, fmt.Errorf("%w: format version %d, want %d", ErrCorrupt, version, FormatVersion)
 	}
 	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
@@ -483,7 +498,7 @@ func decode(data []byte) (*Entry, error) {
 		if err := json.Unmarshal(rest[:metaLen], &e.Meta); err != nil {
 			return nil, fmt.Errorf("%w: metadata: %v", ErrCorrupt, err)
 		}
-	} else if err := decodeMeta(rest[:metaLen], &e.Meta); err != nil {
+	} else if err := decodeMeta(rest[:metaLen], &e.Meta, version); err != nil {
 		return nil, fmt.Errorf("%w: metadata: %v", ErrCorrupt, err)
 	}
 	rest = rest[metaLen:]
@@ -496,10 +511,10 @@ func decode(data []byte) (*Entry, error) {
 	return e, nil
 }
 
-// encodeMeta is the metadata as format 2 stores it.
+// encodeMeta is the metadata as format 3 stores it.
 func encodeMeta(m *Meta) []byte {
 	var b []byte
-	for _, s := range []string{m.Version, m.Name, m.Symbol, m.ModuleHash} {
+	for _, s := range []string{m.Version, m.Name, m.Symbol, m.ModuleHash, m.Generator, string(m.Layout)} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -510,15 +525,24 @@ func encodeMeta(m *Meta) []byte {
 	return binary.LittleEndian.AppendUint64(b, uint64(created))
 }
 
-// decodeMeta reads what encodeMeta wrote, which must fill b exactly.
-func decodeMeta(b []byte, m *Meta) error {
-	for _, s := range []*string{&m.Version, &m.Name, &m.Symbol, &m.ModuleHash} {
+// decodeMeta reads what encodeMeta wrote (or, for format 2, its first
+// four strings and Created), which must fill b exactly.
+func decodeMeta(b []byte, m *Meta, format uint32) error {
+	var layout string
+	fields := []*string{&m.Version, &m.Name, &m.Symbol, &m.ModuleHash, &m.Generator, &layout}
+	if format == 2 {
+		fields = fields[:4]
+	}
+	for _, s := range fields {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || n > uint64(len(b)-k) {
 			return errors.New("bad string length")
 		}
 		*s = string(b[k : k+int(n)])
 		b = b[k+int(n):]
+	}
+	if layout != "" {
+		m.Layout = []byte(layout)
 	}
 	if len(b) != 8 {
 		return fmt.Errorf("%d bytes after the strings, want 8", len(b))

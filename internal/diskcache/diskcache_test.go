@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Key != want.Key || got.Meta != want.Meta || !bytes.Equal(got.Object, want.Object) {
+	if got.Key != want.Key || !reflect.DeepEqual(got.Meta, want.Meta) || !bytes.Equal(got.Object, want.Object) {
 		t.Errorf("Get = %+v, want %+v", got.Meta, want.Meta)
 	}
 	fi, err = os.Stat(s.path(want.Key))
@@ -316,12 +317,15 @@ func TestEvictionByEstimate(t *testing.T) {
 	}
 }
 
-// TestMetaFormats checks that the binary metadata of format 2 keeps every
-// field, and that an entry written in format 1 (JSON metadata) still reads.
+// TestMetaFormats checks that the binary metadata of format 3 keeps every
+// field, and that entries written in format 1 (JSON metadata) and format 2
+// (no Generator or Layout) still read.
 func TestMetaFormats(t *testing.T) {
 	s := open(t, 0)
 	e := entry("m", 100)
 	e.Meta.ModuleHash = "abc123"
+	e.Meta.Generator = "module v1.2.3 h1:xyz="
+	e.Meta.Layout = []byte{1, 0, 2, 0xff}
 	e.Meta.Created = time.Date(2026, 11, 22, 19, 0, 0, 123456789, time.UTC)
 	if err := s.Put(e); err != nil {
 		t.Fatal(err)
@@ -330,42 +334,65 @@ func TestMetaFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Meta != e.Meta {
-		t.Errorf("format 2 metadata read back as %+v, want %+v", got.Meta, e.Meta)
+	if !reflect.DeepEqual(got.Meta, e.Meta) {
+		t.Errorf("format 3 metadata read back as %+v, want %+v", got.Meta, e.Meta)
 	}
 
+	// writeRaw stores an entry in an older format by hand.
+	writeRaw := func(old *Entry, format uint32, meta []byte) {
+		t.Helper()
+		var b []byte
+		b = append(b, magic...)
+		b = binary.LittleEndian.AppendUint32(b, format)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(meta)))
+		b = append(b, old.Key[:]...)
+		b = append(b, meta...)
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(old.Object)))
+		b = append(b, old.Object...)
+		sum := sha256.Sum256(b)
+		b = append(b, sum[:]...)
+		if err := os.WriteFile(s.path(old.Key), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	old := entry("old", 100)
 	old.Meta.Created = e.Meta.Created
 	meta, err := json.Marshal(old.Meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b []byte
-	b = append(b, magic...)
-	b = binary.LittleEndian.AppendUint32(b, 1)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(meta)))
-	b = append(b, old.Key[:]...)
-	b = append(b, meta...)
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(old.Object)))
-	b = append(b, old.Object...)
-	sum := sha256.Sum256(b)
-	b = append(b, sum[:]...)
-	if err := os.WriteFile(s.path(old.Key), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeRaw(old, 1, meta)
 	got, err = s.Get(old.Key)
 	if err != nil {
 		t.Fatalf("format 1 entry: %v", err)
 	}
-	if got.Meta != old.Meta || !bytes.Equal(got.Object, old.Object) {
+	if !reflect.DeepEqual(got.Meta, old.Meta) || !bytes.Equal(got.Object, old.Object) {
 		t.Errorf("format 1 entry read as %+v, want %+v", got.Meta, old.Meta)
+	}
+
+	two := entry("two", 100)
+	two.Meta.ModuleHash = "def456"
+	two.Meta.Created = e.Meta.Created
+	var m2 []byte
+	for _, f := range []string{two.Meta.Version, two.Meta.Name, two.Meta.Symbol, two.Meta.ModuleHash} {
+		m2 = binary.AppendUvarint(m2, uint64(len(f)))
+		m2 = append(m2, f...)
+	}
+	m2 = binary.LittleEndian.AppendUint64(m2, uint64(two.Meta.Created.UnixNano()))
+	writeRaw(two, 2, m2)
+	got, err = s.Get(two.Key)
+	if err != nil {
+		t.Fatalf("format 2 entry: %v", err)
+	}
+	if !reflect.DeepEqual(got.Meta, two.Meta) || !bytes.Equal(got.Object, two.Object) {
+		t.Errorf("format 2 entry read as %+v, want %+v", got.Meta, two.Meta)
 	}
 
 	// Truncated binary metadata is corrupt, never a panic.
 	raw := encodeMeta(&e.Meta)
 	for n := range len(raw) {
 		var m Meta
-		if decodeMeta(raw[:n], &m) == nil {
+		if decodeMeta(raw[:n], &m, FormatVersion) == nil {
 			t.Errorf("metadata cut to %d of %d bytes decoded", n, len(raw))
 		}
 	}

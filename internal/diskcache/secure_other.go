@@ -5,6 +5,7 @@ package diskcache
 import (
 	"fmt"
 	"io/fs"
+	"os"
 )
 
 // CheckSecure returns an error wrapping ErrInsecure if fi (a cache
@@ -16,3 +17,6 @@ func CheckSecure(fi fs.FileInfo) error {
 	}
 	return nil
 }
+
+// openEntry opens the entry file p for reading.
+func openEntry(p string) (*os.File, error) { return os.Open(p) }

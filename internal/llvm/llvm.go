@@ -141,18 +141,27 @@ func useLibraryPaths(paths []string) {
 // none does is the library loaded to let the dynamic loader search for
 // it, and a failure then makes Available false for the rest of the
 // process. A library that is found but fails to load surfaces as an
-// error (matching ErrUnavailable) from Compile or Load.
+// error (matching ErrUnavailable) from Compile or Load. The file check
+// is made once per process: every build asks.
 func Available() bool {
 	if lib.tried.Load() {
 		return lib.err == nil
 	}
+	if libraryFound() {
+		return true
+	}
+	return open() == nil
+}
+
+// libraryFound reports whether one of the usual paths holds libLLVM.
+var libraryFound = sync.OnceValue(func() bool {
 	for _, p := range libraryPaths {
 		if _, err := os.Stat(p); err == nil {
 			return true
 		}
 	}
-	return open() == nil
-}
+	return false
+})
 
 // Loaded reports whether libLLVM has been loaded into this process, which
 // happens on the first Compile, OptimizedIR, Assembly, HostCPU or

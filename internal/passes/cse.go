@@ -1,9 +1,8 @@
 package passes
 
 import (
-	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/gojit/gojit/internal/ir"
 )
@@ -47,16 +46,45 @@ func CSE(g *ir.Graph) (*ir.Graph, error) {
 // cseKey is a string that two nodes share exactly when they compute the
 // same value from the same operands.
 func cseKey(n *ir.Node) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d %d %v", n.Op, n.DType, n.Shape)
+	// The key reads as fmt's "%d %d %v a%v x%v s%v t%v i%d c%x" of the
+	// fields (cseKeyFmt in the tests), appended without fmt: this is a
+	// tenth of a fresh process's first cached kernel otherwise.
+	b := make([]byte, 0, 64)
+	b = strconv.AppendInt(b, int64(n.Op), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(n.DType), 10)
+	b = append(b, ' ', '[')
+	for i, d := range n.Shape {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(d), 10)
+	}
+	b = append(b, ']')
 	args := n.Args
 	if commutes(n.Op) {
 		args = slices.Clone(args)
 		slices.Sort(args)
 	}
-	fmt.Fprintf(&b, " a%v x%v s%v t%v i%d", args, n.Axes, n.Starts, n.Steps, n.Index)
+	b = appendList(append(b, " a"...), args)
+	b = appendList(append(b, " x"...), n.Axes)
+	b = appendList(append(b, " s"...), n.Starts)
+	b = appendList(append(b, " t"...), n.Steps)
+	b = strconv.AppendInt(append(b, " i"...), int64(n.Index), 10)
 	if n.Op == ir.OpConst {
-		fmt.Fprintf(&b, " c%x", constBits(n.DType, n.Const))
+		b = strconv.AppendUint(append(b, " c"...), constBits(n.DType, n.Const), 16)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendList appends xs as fmt's %v prints a slice: "[1 2 3]".
+func appendList[T ~int | ~int32](b []byte, xs []T) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
 }

@@ -530,6 +530,9 @@ func (e *Executable) Modules() []LabeledModule {
 		if e.Module == nil {
 			return nil
 		}
+		if e.text != nil {
+			e.textOnce.Do(func() { e.Module.Text = e.text() })
+		}
 		return []LabeledModule{{Module: e.Module}}
 	}
 	var out []LabeledModule

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -161,10 +160,13 @@ var hostIdentity = sync.OnceValue(func() string {
 // Executable runs one graph: compiled native code, or the interpreter.
 // It is immutable once built and safe for concurrent use.
 type Executable struct {
-	Graph     *ir.Graph       // the graph that runs: compacted, parameters kept
-	Plan      *passes.Plan    // how it is fused
-	Module    *codegen.Module // the LLVM IR; nil when interpreted
-	Signature [32]byte        // identity of the compiled code
+	Graph *ir.Graph    // the graph that runs: compacted, parameters kept
+	Plan  *passes.Plan // how it is fused
+	// Module is the LLVM IR; nil when interpreted. Its Text is empty
+	// when the kernel came from the disk cache without generating it
+	// (diskload.go); Modules fills it in.
+	Module    *codegen.Module
+	Signature [32]byte // identity of the compiled code
 	// CompileTime is how long code generation, LLVM and loading took when
 	// the executable was built (zero when interpreted). Executables found
 	// in the compile cache are shared, so it reports the original build.
@@ -193,6 +195,9 @@ type Executable struct {
 	// decision (see ParallelWork).
 	weights []int
 	frames  sync.Pool
+	// text generates Module.Text, once, when it was not (loadTrusted).
+	text     func() string
+	textOnce sync.Once
 
 	// Dynamic is set on executables that serve every size of a dynamic
 	// dimension; see BuildDynamic and RunSized.
@@ -599,94 +604,21 @@ func BuildAcquired(g *ir.Graph, opt Options) (*Executable, error) {
 // Computing it loads no LLVM (hostIdentity, llvm.Version).
 func Signature(g *ir.Graph, opt Options) [32]byte {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00", Version, opt.OptLevel, opt.FastMath, opt.target(), hostIdentity(), llvm.Version())
+	// As fmt's "%s\x00O%d\x00fast-math=%t\x00%s\x00%s\x00llvm %s\x00",
+	// without fmt on a fresh process's first kernel.
+	h.Write([]byte(Version + "\x00O" + strconv.Itoa(opt.OptLevel) + "\x00fast-math=" + strconv.FormatBool(opt.FastMath) +
+		"\x00" + opt.target().String() + "\x00" + hostIdentity() + "\x00llvm " + llvmVersion() + "\x00"))
 	h.Write([]byte(ir.Print(g, false)))
 	var sig [32]byte
 	h.Sum(sig[:0])
 	return sig
 }
 
+// llvmVersion is llvm.Version, formatted once.
+var llvmVersion = sync.OnceValue(llvm.Version)
+
 // SymbolName is the entry symbol of the kernel with signature sig.
 func SymbolName(sig [32]byte) string { return "gojit_" + hex.EncodeToString(sig[:8]) }
-
-// compile generates the module for g and loads its object from disk when
-// a valid entry exists, or compiles it with LLVM and stores the object.
-func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options, disk *diskcache.Store) (*Executable, error) {
-	start := time.Now()
-	mod, err := opt.generate(plan, SymbolName(sig))
-	if err != nil {
-		return nil, err
-	}
-	if opt.FastMath {
-		mod.Text = fastMath(mod.Text)
-	}
-	modHash := sha256.Sum256([]byte(mod.Text))
-	if mod.Flat { // compiled with another pipeline (llvm.Options.Flat)
-		modHash = sha256.Sum256([]byte(mod.Text + "\x00flat"))
-	}
-	if disk != nil {
-		if e := loadFromDisk(g, plan, mod, sig, modHash, disk, opt); e != nil {
-			e.CompileTime = time.Since(start)
-			stats.loadNanos.Add(int64(e.CompileTime))
-			return e, nil
-		}
-	}
-	obj, err := llvm.Compile(mod.Entry+".ll", mod.Text, llvm.Options{OptLevel: opt.OptLevel, Flat: mod.Flat})
-	if err != nil {
-		return nil, err
-	}
-	e, err := newExecutable(g, plan, mod, sig, obj.Object)
-	if err != nil {
-		return nil, err
-	}
-	e.CompileTime = time.Since(start)
-	recordCompile(e.CompileTime)
-	if disk != nil {
-		err := disk.Put(&diskcache.Entry{Key: sig, Object: obj.Object, Meta: diskcache.Meta{
-			Version: Version, Name: opt.Name, Symbol: mod.Entry,
-			ModuleHash: hex.EncodeToString(modHash[:]), Created: time.Now().UTC(),
-		}})
-		if err != nil {
-			stats.diskErrors.Add(1)
-			kernels.logger().Warn("gojit: cannot write the disk cache", "func", opt.Name, "err", err)
-		} else {
-			stats.diskWrites.Add(1)
-		}
-	}
-	return e, nil
-}
-
-// loadFromDisk returns the executable for a valid disk entry, or nil. An
-// entry whose module hash differs was compiled by another code generator
-// (a forgotten Version bump must not run stale code): it is not loaded,
-// and the caller compiles and overwrites it.
-func loadFromDisk(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig, modHash [32]byte, disk *diskcache.Store, opt Options) *Executable {
-	ent, err := disk.Get(sig)
-	if errors.Is(err, diskcache.ErrNotFound) {
-		return nil
-	}
-	log := kernels.logger()
-	if err != nil {
-		stats.diskErrors.Add(1)
-		log.Warn("gojit: ignoring a disk cache entry", "func", opt.Name, "err", err)
-		return nil
-	}
-	if ent.Meta.Version != Version || ent.Meta.Symbol != mod.Entry || ent.Meta.ModuleHash != hex.EncodeToString(modHash[:]) {
-		stats.diskStale.Add(1)
-		log.Debug("gojit: disk cache entry from another code generator; recompiling", "func", opt.Name,
-			"version", ent.Meta.Version, "symbol", ent.Meta.Symbol)
-		return nil
-	}
-	e, err := newExecutable(g, plan, mod, sig, ent.Object)
-	if err != nil {
-		stats.diskErrors.Add(1)
-		log.Warn("gojit: cannot load a disk cache entry; recompiling", "func", opt.Name, "err", err)
-		return nil
-	}
-	e.FromDisk = true
-	stats.diskHits.Add(1)
-	return e
-}
 
 // newExecutable loads obj, the compiled mod, and prepares its call frames.
 func newExecutable(g *ir.Graph, plan *passes.Plan, mod *codegen.Module, sig [32]byte, obj []byte) (*Executable, error) {

@@ -3,7 +3,8 @@
 // at which main started (Unix nanoseconds); with "run" it also compiles
 // the startup function with gojit, calls it once on startup.N elements,
 // checks the result against startup.Plain bit for bit, and prints how long
-// Compile and the first Call took and whether LLVM was loaded. A wrong
+// Compile and the first Call took, whether LLVM was loaded and whether
+// the build of gojit was identified (runtime.BuildIdentity). A wrong
 // result exits with status 1.
 package main
 
@@ -16,6 +17,7 @@ import (
 	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/cmd/gojit/internal/startup"
 	"github.com/gojit/gojit/internal/llvm"
+	"github.com/gojit/gojit/internal/runtime"
 )
 
 func main() {
@@ -49,5 +51,5 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	fmt.Printf("first %d\nllvm %t\n", elapsed.Nanoseconds(), llvm.Loaded())
+	fmt.Printf("first %d\nllvm %t\nidentified %t\n", elapsed.Nanoseconds(), llvm.Loaded(), runtime.BuildIdentity() != "")
 }
