@@ -1,0 +1,28 @@
+// Package vmap batches a per-sample graph: it rewrites a function traced
+// on one sample into the same function over a batch of samples, with a
+// leading batch axis, so that a pipeline.TensorOp is fused into the
+// compiled stage around it instead of running sample by sample.
+//
+// The per-sample graph has the sample x as parameter 0 and, for a random
+// op, the sample's Int32[2] Philox key as parameter 1. New splits it:
+//
+//   - the values that depend on the key but not on x (random draws and
+//     what is computed from them alone) form the keyed graph, run once
+//     per sample before the stage (pipeline.Kernel.Draw); its results,
+//     the frontier, travel to the stage as per-sample float32 inputs,
+//     exactly (only dtypes that float32 holds exactly may cross);
+//   - the rest, the values that depend on x and the constants they use,
+//     is rewritten by Plan.Batch for a batch of n samples: a value that
+//     depends on x or on the frontier gets a leading axis of size n, a
+//     constant keeps its shape and is broadcast where it meets a batched
+//     value, and each op's axes shift by one.
+//
+// An op without a batching rule (control flow over per-sample values,
+// gathers and dynamic slices at per-sample positions, random draws whose
+// key depends on x) makes New fail with an error naming it and its
+// source position: the caller keeps the per-sample path.
+//
+// The root package registers the hooks (H) that trace a function into a
+// graph and splice a graph into the trace being recorded, as it does for
+// package lazy in internal/lazycore.
+package vmap

@@ -1,0 +1,429 @@
+package vmap
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// Hooks are the functions the root package registers (see H). Values are
+// passed as any: the root package's *gojit.Func, *gojit.Array and
+// *gojit.Tensor, which this package cannot name without an import cycle.
+type Hooks struct {
+	// Trace traces f, a *gojit.Func whose parameters are all tensors, on
+	// args (*gojit.Array values: only their dtypes and shapes matter) and
+	// returns the recorded graph, before any pass.
+	Trace func(f any, args []any) (*ir.Graph, error)
+	// Splice records g's nodes into the trace that the *gojit.Tensor
+	// values ins belong to, binding g's parameter i to ins[i], and
+	// returns g's outputs as *gojit.Tensor values of that trace.
+	Splice func(g *ir.Graph, ins []any) ([]any, error)
+}
+
+// H holds the root package's hooks, set by its init function.
+var H Hooks
+
+// class says what a value of the per-sample graph depends on.
+type class uint8
+
+const (
+	constant class = iota // neither x nor the key: computed once, unbatched
+	keyed                 // the key, not x: computed per sample before the stage
+	sample                // x: batched
+)
+
+// Input is a per-sample value the batched graph reads besides x: one
+// value of the frontier, computed by the keyed graph.
+type Input struct {
+	DType ir.DType
+	Shape ir.Shape
+}
+
+// Plan is a per-sample graph split for batching (see the package doc).
+type Plan struct {
+	g        *ir.Graph
+	class    []class
+	live     []bool     // the nodes of the batched part
+	frontier []ir.Value // keyed values the batched part reads
+	inputs   []Input
+	keyedG   *ir.Graph
+}
+
+// New splits g, a per-sample graph with x as parameter 0 and optionally
+// the sample's key as parameter 1, into its keyed and batched parts, and
+// checks that every op of the batched part has a batching rule: the error
+// names the first op that has none, with the reason.
+func New(g *ir.Graph) (*Plan, error) {
+	if len(g.Params) < 1 || len(g.Params) > 2 {
+		return nil, fmt.Errorf("vmap: the graph has %d parameters; want x and optionally a key", len(g.Params))
+	}
+	p := &Plan{g: g, class: make([]class, len(g.Nodes)), live: make([]bool, len(g.Nodes))}
+	for i, n := range g.Nodes {
+		c := constant
+		switch {
+		case n.Op == ir.OpParam && n.Index == 0:
+			c = sample
+		case n.Op == ir.OpParam:
+			c = keyed
+		}
+		for _, a := range n.Args {
+			c = max(c, p.class[a])
+		}
+		p.class[i] = c
+	}
+	// The batched part: what the outputs need, down to the keyed values,
+	// which it reads as inputs.
+	isFront := make([]bool, len(g.Nodes))
+	for _, o := range g.Outputs {
+		p.live[o] = true
+	}
+	for i := len(g.Nodes) - 1; i >= 0; i-- {
+		if !p.live[i] {
+			continue
+		}
+		if p.class[i] == keyed {
+			isFront[i] = true
+			continue
+		}
+		for _, a := range g.Nodes[i].Args {
+			p.live[a] = true
+		}
+	}
+	for i, f := range isFront {
+		if !f {
+			continue
+		}
+		n := &g.Nodes[i]
+		switch n.DType {
+		case ir.Float32, ir.Float16, ir.BFloat16, ir.Bool, ir.Uint8:
+		default:
+			return nil, &ir.Error{Op: n.Op, Pos: n.Pos, Call: n.Call, Msg: fmt.Sprintf(
+				"its %s%s result, drawn from the key, reaches the sample's computation: only values that float32 holds exactly (f32, f16, bf16, bool, u8) pass from the per-sample draws to the stage",
+				n.DType, n.Shape)}
+		}
+		p.frontier = append(p.frontier, ir.Value(i))
+		p.inputs = append(p.inputs, Input{DType: n.DType, Shape: n.Shape.Clone()})
+	}
+	if len(p.frontier) > 0 {
+		kg, err := p.keyedGraph()
+		if err != nil {
+			return nil, err
+		}
+		p.keyedG = kg
+	}
+	if _, err := p.Batch(2); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Inputs returns the per-sample values the batched graph reads after x,
+// in the order of its parameters 1, 2...
+func (p *Plan) Inputs() []Input { return p.inputs }
+
+// PerSample returns the number of float32 values the keyed graph
+// produces per sample: the sizes of Inputs, added.
+func (p *Plan) PerSample() int {
+	n := 0
+	for _, in := range p.inputs {
+		n += in.Shape.Size()
+	}
+	return n
+}
+
+// Keyed returns the keyed graph: from the key (its one parameter) to one
+// Float32 vector of PerSample values, the frontier's values cast to
+// Float32, flattened and concatenated in the order of Inputs. It is nil
+// when the batched part reads nothing drawn from the key.
+func (p *Plan) Keyed() *ir.Graph { return p.keyedG }
+
+// keyedGraph copies the values the frontier needs into a graph of the key.
+func (p *Plan) keyedGraph() (*ir.Graph, error) {
+	g := p.g
+	need := make([]bool, len(g.Nodes))
+	for _, f := range p.frontier {
+		need[f] = true
+	}
+	for i := len(g.Nodes) - 1; i >= 0; i-- {
+		if need[i] {
+			for _, a := range g.Nodes[i].Args {
+				need[a] = true
+			}
+		}
+	}
+	k := &ir.Graph{}
+	m := make([]ir.Value, len(g.Nodes))
+	for i, n := range g.Nodes {
+		if !need[i] {
+			continue
+		}
+		if n.Op == ir.OpParam {
+			v, err := k.AddParam(n.DType, n.Shape.Clone(), n.Pos)
+			if err != nil {
+				return nil, err
+			}
+			m[i] = v
+			continue
+		}
+		n.Args = remap(n.Args, m)
+		v, err := k.Add(n)
+		if err != nil {
+			return nil, fmt.Errorf("vmap: copying a valid node: %w", err)
+		}
+		m[i] = v
+	}
+	if len(k.Params) != 1 {
+		return nil, fmt.Errorf("vmap: the keyed graph has %d parameters, want the key alone", len(k.Params))
+	}
+	var parts []ir.Value
+	for _, f := range p.frontier {
+		v := m[f]
+		n := k.Node(v)
+		if n.DType != ir.Float32 {
+			var err error
+			if v, err = k.Add(ir.Node{Op: ir.OpCast, DType: ir.Float32, Args: []ir.Value{v}}); err != nil {
+				return nil, err
+			}
+		}
+		v, err := k.Add(ir.Node{Op: ir.OpReshape, DType: ir.Float32, Shape: ir.Shape{n.Shape.Size()}, Args: []ir.Value{v}})
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, v)
+	}
+	out := parts[0]
+	if len(parts) > 1 {
+		v, err := k.Add(ir.Node{Op: ir.OpConcat, Axes: []int{0}, Args: parts})
+		if err != nil {
+			return nil, err
+		}
+		out = v
+	}
+	k.Outputs = []ir.Value{out}
+	return k, nil
+}
+
+func remap(args []ir.Value, m []ir.Value) []ir.Value {
+	out := make([]ir.Value, len(args))
+	for i, a := range args {
+		out[i] = m[a]
+	}
+	return out
+}
+
+// batcher rewrites the batched part for one batch size.
+type batcher struct {
+	p      *Plan
+	n      int
+	b      *ir.Graph
+	m      []ir.Value // per-sample value -> its value in b
+	bat    []bool     // whether m[v] has the batch axis
+	lifted map[ir.Value]ir.Value
+}
+
+// Batch returns the batched part for a batch of n samples: parameter 0 is
+// x's batch [n, x's shape...], parameters 1, 2... the batches of Inputs,
+// and the outputs are the batches of the per-sample graph's outputs (a
+// constant output is broadcast along the batch).
+func (p *Plan) Batch(n int) (*ir.Graph, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("vmap: batch of %d samples", n)
+	}
+	g := p.g
+	bt := &batcher{p: p, n: n, b: &ir.Graph{}, m: make([]ir.Value, len(g.Nodes)), bat: make([]bool, len(g.Nodes)), lifted: map[ir.Value]ir.Value{}}
+	x := g.Node(g.Params[0])
+	v, err := bt.b.AddParam(x.DType, bt.batched(x.Shape), x.Pos)
+	if err != nil {
+		return nil, err
+	}
+	bt.m[g.Params[0]], bt.bat[g.Params[0]] = v, true
+	for j, f := range p.frontier {
+		v, err := bt.b.AddParam(p.inputs[j].DType, bt.batched(p.inputs[j].Shape), g.Nodes[f].Pos)
+		if err != nil {
+			return nil, err
+		}
+		bt.m[f], bt.bat[f] = v, true
+	}
+	for i := range g.Nodes {
+		if !p.live[i] || p.class[i] == keyed || g.Nodes[i].Op == ir.OpParam {
+			continue
+		}
+		if err := bt.node(ir.Value(i)); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range g.Outputs {
+		v, err := bt.lift(o)
+		if err != nil {
+			return nil, err
+		}
+		bt.b.Outputs = append(bt.b.Outputs, v)
+	}
+	return bt.b, nil
+}
+
+// batched returns [n, s...].
+func (bt *batcher) batched(s ir.Shape) ir.Shape {
+	return append(ir.Shape{bt.n}, s...)
+}
+
+// shift returns the axes moved past the batch axis.
+func shift(axes []int) []int {
+	out := make([]int, len(axes))
+	for i, a := range axes {
+		out[i] = a + 1
+	}
+	return out
+}
+
+// lift returns v's value with the batch axis, broadcasting an unbatched
+// one (once).
+func (bt *batcher) lift(v ir.Value) (ir.Value, error) {
+	if bt.bat[v] {
+		return bt.m[v], nil
+	}
+	if l, ok := bt.lifted[v]; ok {
+		return l, nil
+	}
+	n := bt.p.g.Node(v)
+	l, err := bt.b.Add(ir.Node{Op: ir.OpBroadcast, DType: n.DType, Shape: bt.batched(n.Shape), Args: []ir.Value{bt.m[v]}, Pos: n.Pos, Call: n.Call})
+	if err != nil {
+		return 0, err
+	}
+	bt.lifted[v] = l
+	return l, nil
+}
+
+// fail reports an op that has no batching rule for its operands.
+func fail(n *ir.Node, format string, args ...any) error {
+	return &ir.Error{Op: n.Op, Pos: n.Pos, Call: n.Call, Msg: "no batching rule: " + fmt.Sprintf(format, args...)}
+}
+
+// node adds per-sample node v to the batched graph.
+func (bt *batcher) node(v ir.Value) error {
+	orig := bt.p.g.Node(v)
+	n := *orig
+	n.Args = remap(orig.Args, bt.m)
+	batched := false
+	for _, a := range orig.Args {
+		batched = batched || bt.bat[a]
+	}
+	if !batched {
+		// A constant: computed once, with its own shape.
+		w, err := bt.b.Add(n)
+		if err != nil {
+			return fmt.Errorf("vmap: copying a valid node: %w", err)
+		}
+		bt.m[v] = w
+		return nil
+	}
+	n.Shape = bt.batched(orig.Shape)
+	liftAll := func() error {
+		for i, a := range orig.Args {
+			l, err := bt.lift(a)
+			if err != nil {
+				return err
+			}
+			n.Args[i] = l
+		}
+		return nil
+	}
+	var err error
+	switch orig.Op.Kind() {
+	case ir.KindUnary, ir.KindCast:
+	case ir.KindBinary, ir.KindCompare, ir.KindSelect, ir.KindMatMul:
+		err = liftAll()
+	case ir.KindReduce, ir.KindArgReduce, ir.KindScan, ir.KindSort:
+		n.Axes = shift(orig.Axes)
+	case ir.KindLayout:
+		err = bt.layout(orig, &n)
+	case ir.KindGather:
+		if orig.Op == ir.OpTake && bt.bat[orig.Args[1]] {
+			return fail(orig, "the indices depend on the sample")
+		}
+		if orig.Op == ir.OpTakeAlongAxis {
+			err = liftAll()
+		}
+		n.Axes = shift(orig.Axes)
+	case ir.KindScatter:
+		if bt.bat[orig.Args[1]] {
+			return fail(orig, "the indices depend on the sample")
+		}
+		if n.Args[0], err = bt.lift(orig.Args[0]); err == nil {
+			n.Args[2], err = bt.lift(orig.Args[2])
+		}
+		n.Axes = shift(orig.Axes)
+	case ir.KindDynamicSlice:
+		for _, s := range orig.Args[1:] {
+			if bt.bat[s] {
+				return fail(orig, "the start positions depend on the sample")
+			}
+		}
+		dt := ir.Int32
+		if len(orig.Args) > 1 {
+			dt = bt.p.g.Node(orig.Args[1]).DType
+		}
+		zero, err := bt.b.Add(ir.Node{Op: ir.OpConst, DType: dt, Shape: ir.Shape{}})
+		if err != nil {
+			return err
+		}
+		n.Args = slices.Insert(n.Args, 1, zero)
+	case ir.KindRandom:
+		return fail(orig, "its key depends on the sample's value (derive keys from the key argument alone)")
+	case ir.KindControl, ir.KindGet:
+		return fail(orig, "control flow (Cond, While, ForLoop) over values that depend on the sample")
+	default:
+		return fail(orig, "unknown op kind")
+	}
+	if err != nil {
+		return err
+	}
+	w, err := bt.b.Add(n)
+	if err != nil {
+		return fmt.Errorf("vmap: batching %s: %w", orig.Op, err)
+	}
+	bt.m[v], bt.bat[v] = w, true
+	return nil
+}
+
+// layout rewrites a batched reshape, transpose, broadcast, slice or
+// concat.
+func (bt *batcher) layout(orig, n *ir.Node) error {
+	switch orig.Op {
+	case ir.OpReshape:
+	case ir.OpTranspose:
+		n.Axes = append([]int{0}, shift(orig.Axes)...)
+	case ir.OpBroadcast:
+		// NumPy aligns the operand on the right: give it the target's
+		// rank first, so that its batch axis meets the result's.
+		a := bt.p.g.Node(orig.Args[0])
+		if extra := len(orig.Shape) - len(a.Shape); extra > 0 {
+			s := append(ir.Shape{bt.n}, make(ir.Shape, extra)...)
+			for i := 1; i <= extra; i++ {
+				s[i] = 1
+			}
+			s = append(s, a.Shape...)
+			r, err := bt.b.Add(ir.Node{Op: ir.OpReshape, DType: a.DType, Shape: s, Args: []ir.Value{n.Args[0]}, Pos: orig.Pos, Call: orig.Call})
+			if err != nil {
+				return err
+			}
+			n.Args[0] = r
+		}
+	case ir.OpSlice:
+		n.Starts = append([]int{0}, orig.Starts...)
+		n.Steps = append([]int{1}, orig.Steps...)
+	case ir.OpConcat:
+		for i, a := range orig.Args {
+			l, err := bt.lift(a)
+			if err != nil {
+				return err
+			}
+			n.Args[i] = l
+		}
+		n.Axes = shift(orig.Axes)
+	default:
+		return fail(orig, "unknown layout op")
+	}
+	return nil
+}
