@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"fmt"
+	"log/slog"
 	"reflect"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/gojit/gojit"
@@ -81,12 +83,15 @@ func TensorOp(fn any) Op {
 			}
 		}
 	}
-	return tensorOp{name: name, fn: fn}
+	return tensorOp{name: name, fn: fn, logged: new(sync.Once)}
 }
 
 type tensorOp struct {
 	name string
 	fn   any
+	// logged: the reason the op is not fused is logged once, however
+	// many loaders use it.
+	logged *sync.Once
 }
 
 func (t tensorOp) Name() string { return t.name }
@@ -147,7 +152,17 @@ func (t tensorOp) Declare(in State, _ []State) (Decl, error) {
 		copy(s.Out.Shape, out.Shape)
 		return nil
 	}
-	return Decl{Out: out, Memory: &Alloc{DType: out.DType, Shape: slices.Clone(out.Shape)}, Run: run}, nil
+	d := Decl{Out: out, Memory: &Alloc{DType: out.DType, Shape: slices.Clone(out.Shape)}, Run: run}
+	k, err := t.tensorKernel(f, probe, out)
+	if err != nil {
+		d.Note = fmt.Sprintf("runs per sample, not fused: %v", err)
+		t.logged.Do(func() {
+			slog.Info("pipeline: a TensorOp runs per sample in a plain Go stage, not fused into the compiled stage", "op", t.name, "reason", err)
+		})
+		return d, nil
+	}
+	d.Kernel = k
+	return d, nil
 }
 
 // arrayOf wraps a value's bytes (without copying) as a gojit array.
