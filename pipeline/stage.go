@@ -49,7 +49,8 @@ type Stage struct {
 	// Pass is the pass of the batch the stage runs in: a batch runs every
 	// plain Go stage of pass 0 on each sample, then the compiled stages of
 	// pass 0, then pass 1.
-	Pass int // Notes say how some of the stage's ops run, as "op 2 (name): note":
+	Pass int
+	// Notes say how some of the stage's ops run, as "op 2 (name): note":
 	// why a TensorOp runs per sample rather than fused, for instance.
 	Notes []string
 }
