@@ -69,10 +69,17 @@ func (f funcOp) Declare(in State, _ []State) (Decl, error) {
 // fixed-size array (after a resized crop, for instance); the output's
 // dtype and shape are what fn returns for it.
 //
-// fn is compiled once, for the input's shape, when the loader is made,
-// and runs on each sample in a plain Go stage, on the workers: it is not
-// yet fused into the compiled stages around it, which would need a
-// batching transform of its graph (see docs/pipeline.md).
+// fn is traced once, for the input's shape, when the loader is made, and
+// its graph is batched (a leading batch axis on every value that depends
+// on the sample, constants broadcast): the op is then a compiled op,
+// fused into the compiled stage with the built-in ops around it, one
+// function per batch. The values fn computes from the key alone run per
+// sample before the stage and reach it as per-sample inputs, so results
+// are bit-identical to the per-sample path. When an op of fn has no
+// batching rule (control flow, gathers or dynamic slices over per-sample
+// values, see docs/pipeline.md), fn runs compiled on its own on each
+// sample in a plain Go stage, as it does with Config.NoCompile; the reason
+// is in Loader.Stages (Stage.Notes) and logged once with log/slog.
 func TensorOp(fn any) Op {
 	name := "TensorOp"
 	if v := reflect.ValueOf(fn); v.Kind() == reflect.Func && !v.IsNil() {

@@ -75,10 +75,11 @@ func TestTensorOpFused(t *testing.T) {
 			f := x.Cast(gojit.Float32)
 			return f.Sub(f.Mean(0, 1)).Div(gojit.Scalar(64)).Exp().Add(f.Max(2).Reshape(8, 8, 1))
 		}, 1e-5, true, ""},
-		{"reshape, transpose, matmul", func(x *gojit.Tensor) *gojit.Tensor {
+		{"reshape, transpose, flip, pad, slice, concat, matmul", func(x *gojit.Tensor) *gojit.Tensor {
 			y := x.Cast(gojit.Float32).Reshape(64, 3).Transpose(1, 0).Flip(1) // [3,64]
 			m := y.MatMul(gojit.Full(gojit.Float32, 0.5, 64, 2))              // [3,2]
-			return gojit.Concat(1, m, y.Slice([]int{0, 1}, []int{3, 9}, 1, 4), y.Sum(1).Reshape(3, 1))
+			p := y.Pad([][2]int{{0, 0}, {1, 2}}, gojit.PadReflect, 0).Pad([][2]int{{1, 0}, {0, 0}}, gojit.PadConstant, 7) // [4,67]
+			return gojit.Concat(1, m, y.Slice([]int{0, 1}, []int{3, 9}, 1, 4), y.Sum(1).Reshape(3, 1), p.Slice([]int{1, 0}, []int{4, 5}))
 		}, 1e-5, true, ""},
 		{"elementwise uint8", func(x *gojit.Tensor) *gojit.Tensor {
 			return gojit.Scalar(255).Sub(x).Transpose(2, 0, 1)
@@ -160,6 +161,49 @@ func TestTensorOpOneStage(t *testing.T) {
 			if d := math.Abs(got[i][k] - w[k]); d > 1e-5*math.Max(1, math.Abs(w[k])) {
 				t.Fatalf("sample %d value %d: fused %v, per sample %v", i, k, got[i][k], w[k])
 			}
+		}
+	}
+}
+
+// BenchmarkTensorOp loads raw 64x64x3 samples through a TensorOp (to
+// float32, scaled, with random brightness from the key, to CHW) run per
+// sample (NoCompile: the plain Go stage calling fn's own compiled
+// function on each sample) and fused into the stage's compiled function;
+// the ratio of their ns/op is the gain of batching. One worker.
+func BenchmarkTensorOp(b *testing.B) {
+	const n, size = 2048, 64 * 64 * 3
+	path := writeRawFile(b, b.TempDir(), n, size, 1<<20)
+	fns := map[string]any{
+		"plain": func(x *gojit.Tensor) *gojit.Tensor {
+			return x.Reshape(64, 64, 3).Cast(gojit.Float32).Div(gojit.Scalar(255)).Sub(gojit.Scalar(0.5)).Transpose(2, 0, 1)
+		},
+		"random": func(x, key *gojit.Tensor) *gojit.Tensor {
+			f := x.Reshape(64, 64, 3).Cast(gojit.Float32).Div(gojit.Scalar(255))
+			return f.Mul(gojit.Uniform(key, gojit.Float32, 1, 1, 3).Add(gojit.Scalar(0.5))).Transpose(2, 0, 1)
+		},
+	}
+	for _, name := range []string{"plain", "random"} {
+		for _, mode := range []string{"per-sample", "fused"} {
+			b.Run(name+"/"+mode, func(b *testing.B) {
+				l, err := NewLoader(path, Config{BatchSize: 128, Workers: 1, NoCompile: mode == "per-sample", Fields: map[string][]Op{"x": {TensorOp(fns[name])}}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer l.Close()
+				for range l.Epoch(context.Background(), 0) { // warm
+				}
+				b.ReportAllocs()
+				epochs := 0
+				for e := 0; b.Loop(); e++ {
+					for _, err := range l.Epoch(context.Background(), e) {
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					epochs++
+				}
+				b.ReportMetric(float64(epochs*n)/b.Elapsed().Seconds(), "samples/s")
+			})
 		}
 	}
 }
