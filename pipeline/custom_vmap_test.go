@@ -76,8 +76,8 @@ func TestTensorOpFused(t *testing.T) {
 			return f.Sub(f.Mean(0, 1)).Div(gojit.Scalar(64)).Exp().Add(f.Max(2).Reshape(8, 8, 1))
 		}, 1e-5, true, ""},
 		{"reshape, transpose, flip, pad, slice, concat, matmul", func(x *gojit.Tensor) *gojit.Tensor {
-			y := x.Cast(gojit.Float32).Reshape(64, 3).Transpose(1, 0).Flip(1) // [3,64]
-			m := y.MatMul(gojit.Full(gojit.Float32, 0.5, 64, 2))              // [3,2]
+			y := x.Cast(gojit.Float32).Reshape(64, 3).Transpose(1, 0).Flip(1)                                             // [3,64]
+			m := y.MatMul(gojit.Full(gojit.Float32, 0.5, 64, 2))                                                          // [3,2]
 			p := y.Pad([][2]int{{0, 0}, {1, 2}}, gojit.PadReflect, 0).Pad([][2]int{{1, 0}, {0, 0}}, gojit.PadConstant, 7) // [4,67]
 			return gojit.Concat(1, m, y.Slice([]int{0, 1}, []int{3, 9}, 1, 4), y.Sum(1).Reshape(3, 1), p.Slice([]int{1, 0}, []int{4, 5}))
 		}, 1e-5, true, ""},
