@@ -95,7 +95,19 @@ func TestTensorOpFused(t *testing.T) {
 		{"per-sample indices", func(x *gojit.Tensor) *gojit.Tensor {
 			f := x.Cast(gojit.Float32).Reshape(192)
 			return f.Take(x.Reshape(192).Cast(gojit.Int32).Mod(gojit.Scalar(192)), 0)
-		}, 0, false, "Take: no batching rule: the indices depend on the sample"},
+		}, 0, true, ""},
+		{"cond on the sample", func(x *gojit.Tensor) *gojit.Tensor {
+			f := x.Cast(gojit.Float32)
+			return gojit.Cond(f.Mean().Greater(gojit.Scalar(128)),
+				func() []*gojit.Tensor { return []*gojit.Tensor{f.Sqrt()} },
+				func() []*gojit.Tensor { return []*gojit.Tensor{f.Mul(gojit.Scalar(2))} })[0]
+		}, 0, true, ""},
+		{"loop over the sample", func(x *gojit.Tensor) *gojit.Tensor {
+			f := x.Cast(gojit.Float32)
+			return gojit.ForLoop(gojit.Full(gojit.Int32, 0), gojit.Full(gojit.Int32, 3), []*gojit.Tensor{f}, func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+				return []*gojit.Tensor{s[0].Mul(gojit.Scalar(0.5)).Add(gojit.Scalar(1))}
+			})[0]
+		}, 0, false, "no batching rule: a loop (While, ForLoop) whose state depends on the sample"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			op := TensorOp(tc.fn)

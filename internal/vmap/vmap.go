@@ -214,12 +214,19 @@ func remap(args []ir.Value, m []ir.Value) []ir.Value {
 
 // batcher rewrites the batched part for one batch size.
 type batcher struct {
-	p      *Plan
+	g      *ir.Graph // the per-sample graph (or a region of it)
 	n      int
 	b      *ir.Graph
 	m      []ir.Value // per-sample value -> its value in b
 	bat    []bool     // whether m[v] has the batch axis
 	lifted map[ir.Value]ir.Value
+	// The results of a control-flow op batched inline (control.go), read
+	// by its get nodes.
+	tuple map[ir.Value][]ir.Value
+}
+
+func newBatcher(g *ir.Graph, n int, b *ir.Graph) *batcher {
+	return &batcher{g: g, n: n, b: b, m: make([]ir.Value, len(g.Nodes)), bat: make([]bool, len(g.Nodes)), lifted: map[ir.Value]ir.Value{}, tuple: map[ir.Value][]ir.Value{}}
 }
 
 // Batch returns the batched part for a batch of n samples: parameter 0 is
@@ -231,7 +238,7 @@ func (p *Plan) Batch(n int) (*ir.Graph, error) {
 		return nil, fmt.Errorf("vmap: batch of %d samples", n)
 	}
 	g := p.g
-	bt := &batcher{p: p, n: n, b: &ir.Graph{}, m: make([]ir.Value, len(g.Nodes)), bat: make([]bool, len(g.Nodes)), lifted: map[ir.Value]ir.Value{}}
+	bt := newBatcher(g, n, &ir.Graph{})
 	x := g.Node(g.Params[0])
 	v, err := bt.b.AddParam(x.DType, bt.batched(x.Shape), x.Pos)
 	if err != nil {
@@ -286,7 +293,7 @@ func (bt *batcher) lift(v ir.Value) (ir.Value, error) {
 	if l, ok := bt.lifted[v]; ok {
 		return l, nil
 	}
-	n := bt.p.g.Node(v)
+	n := bt.g.Node(v)
 	l, err := bt.b.Add(ir.Node{Op: ir.OpBroadcast, DType: n.DType, Shape: bt.batched(n.Shape), Args: []ir.Value{bt.m[v]}, Pos: n.Pos, Call: n.Call})
 	if err != nil {
 		return 0, err
@@ -302,7 +309,7 @@ func fail(n *ir.Node, format string, args ...any) error {
 
 // node adds per-sample node v to the batched graph.
 func (bt *batcher) node(v ir.Value) error {
-	orig := bt.p.g.Node(v)
+	orig := bt.g.Node(v)
 	n := *orig
 	n.Args = remap(orig.Args, bt.m)
 	batched := false
@@ -340,7 +347,7 @@ func (bt *batcher) node(v ir.Value) error {
 		err = bt.layout(orig, &n)
 	case ir.KindGather:
 		if orig.Op == ir.OpTake && bt.bat[orig.Args[1]] {
-			return fail(orig, "the indices depend on the sample")
+			return bt.takeBatched(v)
 		}
 		if orig.Op == ir.OpTakeAlongAxis {
 			err = liftAll()
@@ -362,7 +369,7 @@ func (bt *batcher) node(v ir.Value) error {
 		}
 		dt := ir.Int32
 		if len(orig.Args) > 1 {
-			dt = bt.p.g.Node(orig.Args[1]).DType
+			dt = bt.g.Node(orig.Args[1]).DType
 		}
 		zero, err := bt.b.Add(ir.Node{Op: ir.OpConst, DType: dt, Shape: ir.Shape{}})
 		if err != nil {
@@ -371,8 +378,14 @@ func (bt *batcher) node(v ir.Value) error {
 		n.Args = slices.Insert(n.Args, 1, zero)
 	case ir.KindRandom:
 		return fail(orig, "its key depends on the sample's value (derive keys from the key argument alone)")
-	case ir.KindControl, ir.KindGet:
-		return fail(orig, "control flow (Cond, While, ForLoop) over values that depend on the sample")
+	case ir.KindControl:
+		if orig.Op == ir.OpCond {
+			return bt.cond(v)
+		}
+		return fail(orig, "a loop (While, ForLoop) whose state depends on the sample")
+	case ir.KindGet:
+		bt.m[v], bt.bat[v] = bt.tuple[orig.Args[0]][orig.Index], true
+		return nil
 	default:
 		return fail(orig, "unknown op kind")
 	}
@@ -397,7 +410,7 @@ func (bt *batcher) layout(orig, n *ir.Node) error {
 	case ir.OpBroadcast:
 		// NumPy aligns the operand on the right: give it the target's
 		// rank first, so that its batch axis meets the result's.
-		a := bt.p.g.Node(orig.Args[0])
+		a := bt.g.Node(orig.Args[0])
 		if extra := len(orig.Shape) - len(a.Shape); extra > 0 {
 			s := append(ir.Shape{bt.n}, make(ir.Shape, extra)...)
 			for i := 1; i <= extra; i++ {
@@ -425,5 +438,53 @@ func (bt *batcher) layout(orig, n *ir.Node) error {
 	default:
 		return fail(orig, "unknown layout op")
 	}
+	return nil
+}
+
+// takeBatched adds a take whose indices depend on the sample as a
+// take_along_axis: x [n, X...] along axis a+1 at the indices [n, I...]
+// flattened to K = |I| and broadcast to [n, X[:a], K, X[a+1:]], reshaped
+// to take's [n, X[:a], I..., X[a+1:]]. An index out of range is reported
+// at its position in that broadcast array, not in the original one.
+func (bt *batcher) takeBatched(v ir.Value) error {
+	orig := bt.g.Node(v)
+	xs, is := bt.g.Node(orig.Args[0]).Shape, bt.g.Node(orig.Args[1]).Shape
+	idt := bt.g.Node(orig.Args[1]).DType
+	a := orig.Axes[0]
+	k := is.Size()
+	x, err := bt.lift(orig.Args[0])
+	if err != nil {
+		return err
+	}
+	add := func(n ir.Node) (ir.Value, error) {
+		n.Pos, n.Call = orig.Pos, orig.Call
+		return bt.b.Add(n)
+	}
+	// [n, 1 (a times), K, 1 (rank-a-1 times)]
+	flat := ir.Shape{bt.n}
+	for range a {
+		flat = append(flat, 1)
+	}
+	flat = append(flat, k)
+	for range len(xs) - a - 1 {
+		flat = append(flat, 1)
+	}
+	idx, err := add(ir.Node{Op: ir.OpReshape, DType: idt, Shape: flat, Args: []ir.Value{bt.m[orig.Args[1]]}})
+	if err != nil {
+		return err
+	}
+	full := append(ir.Shape{bt.n}, xs...)
+	full[a+1] = k
+	if idx, err = add(ir.Node{Op: ir.OpBroadcast, DType: idt, Shape: full, Args: []ir.Value{idx}}); err != nil {
+		return err
+	}
+	y, err := add(ir.Node{Op: ir.OpTakeAlongAxis, Axes: []int{a + 1}, Args: []ir.Value{x, idx}})
+	if err != nil {
+		return err
+	}
+	if y, err = add(ir.Node{Op: ir.OpReshape, DType: orig.DType, Shape: bt.batched(orig.Shape), Args: []ir.Value{y}}); err != nil {
+		return err
+	}
+	bt.m[v], bt.bat[v] = y, true
 	return nil
 }

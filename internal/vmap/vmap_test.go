@@ -130,6 +130,48 @@ func TestBatchAgainstPerSample(t *testing.T) {
   %11 = where %10, %3, %0 : f32[2,3]
   %12 = random_uniform %1 : f32[4]
   return %11, %12`},
+		{"take at per-sample indices", `%0 = param 0 : i32[3,4,2]
+  %1 = const 4 : i32[2,3]
+  %2 = slice %0 starts=[0,0,0] steps=[1,1,1] : i32[2,3,1]
+  %3 = reshape %2 : i32[2,3]
+  %4 = mod %3, %1 : i32[2,3]
+  %5 = take %0, %4 axes=[1] : i32[3,2,3,2]
+  %6 = const 2 : i32[2,3]
+  %7 = mod %3, %6 : i32[2,3]
+  %8 = take %0, %7 axes=[2] : i32[3,4,2,3]
+  %9 = take %0, %7 axes=[0] : i32[2,3,4,2]
+  return %5, %8, %9`},
+		{"cond", `%0 = param 0 : f32[2,2]
+  %1 = reduce_sum %0 axes=[0,1] : f32[]
+  %2 = const 0 : f32[]
+  %3 = lt %1, %2 : bool[]
+  %4 = const 1.5 : f32[]
+  %5 = cond %3, %0, %4 : (f32[2,2], f32[]) {
+    %0 = param 0 : f32[2,2]
+    %1 = param 1 : f32[]
+    %2 = neg %0 : f32[2,2]
+    %3 = gt %1, %1 : bool[]
+    %4 = cond %3, %0 : (f32[2,2]) {
+      %0 = param 0 : f32[2,2]
+      return %0
+    } {
+      %0 = param 0 : f32[2,2]
+      %1 = exp %0 : f32[2,2]
+      return %1
+    }
+    %5 = get %4 0 : f32[2,2]
+    %6 = add %2, %5 : f32[2,2]
+    return %6, %1
+  } {
+    %0 = param 0 : f32[2,2]
+    %1 = param 1 : f32[]
+    %2 = reduce_max %0 axes=[1] : f32[2]
+    %3 = reduce_max %2 axes=[0] : f32[]
+    return %0, %3
+  }
+  %6 = get %5 0 : f32[2,2]
+  %7 = get %5 1 : f32[]
+  return %6, %7`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := parse(t, tc.body)
@@ -211,8 +253,9 @@ func TestNoRule(t *testing.T) {
 		{`%0 = param 0 : f32[4]
   %1 = argmax %0 axes=[0] : i64[]
   %2 = reshape %1 : i64[1]
-  %3 = take %0, %2 axes=[0] : f32[1]
-  return %3`, "take: no batching rule: the indices depend on the sample"},
+  %3 = const 1 : f32[1]
+  %4 = scatter_add %0, %2, %3 axes=[0] : f32[4]
+  return %4`, "scatter_add: no batching rule: the indices depend on the sample"},
 		{`%0 = param 0 : f32[4]
   %1 = param 1 : i32[2]
   %2 = cast %0 : i32[4]
@@ -229,16 +272,38 @@ func TestNoRule(t *testing.T) {
   %1 = reduce_sum %0 axes=[0] : f32[]
   %2 = const 0 : f32[]
   %3 = lt %1, %2 : bool[]
-  %4 = cond %3, %0 : (f32[4]) {
+  %4 = const 1 : i64[1]
+  %5 = cond %3, %0, %4 : (f32[1]) {
     %0 = param 0 : f32[4]
-    return %0
+    %1 = param 1 : i64[1]
+    %2 = take %0, %1 axes=[0] : f32[1]
+    return %2
   } {
     %0 = param 0 : f32[4]
-    %1 = neg %0 : f32[4]
-    return %1
+    %1 = param 1 : i64[1]
+    %2 = slice %0 starts=[0] steps=[1] : f32[1]
+    return %2
   }
-  %5 = get %4 0 : f32[4]
-  return %5`, "control flow"},
+  %6 = get %5 0 : f32[1]
+  return %6`, "a branch reads at data-dependent positions"},
+		{`%0 = param 0 : f32[4]
+  %1 = const 0 : i32[]
+  %2 = while %0, %1 : (f32[4], i32[]) {
+    %0 = param 0 : f32[4]
+    %1 = param 1 : i32[]
+    %2 = const 3 : i32[]
+    %3 = lt %1, %2 : bool[]
+    return %3
+  } {
+    %0 = param 0 : f32[4]
+    %1 = param 1 : i32[]
+    %2 = add %0, %0 : f32[4]
+    %3 = const 1 : i32[]
+    %4 = add %1, %3 : i32[]
+    return %2, %4
+  }
+  %3 = get %2 0 : f32[4]
+  return %3`, "While, ForLoop"},
 	} {
 		_, err := New(parse(t, tc.body))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
