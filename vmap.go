@@ -16,10 +16,13 @@ import (
 // rewritten with a leading batch axis (every value that depends on the
 // sample gets it, constants are broadcast where they meet it, each op's
 // axes shift by one), so that the batch is one set of fused loops, not n
-// copies of fn. When an op of fn has no batching rule (control flow,
-// Take, ScatterAdd or DynamicSlice over values that depend on the sample,
-// a random key computed from the sample), Vmap calls fn on each sample
-// instead and stacks the results: the same values, a larger graph.
+// copies of fn. A Cond over per-sample values computes both branches and
+// chooses per sample; a ForLoop of fixed length runs once over the batch.
+// When an op of fn has no batching rule (a While whose condition depends
+// on the sample, ScatterAdd or DynamicSlice at per-sample positions, a
+// Cond whose branches gather, a random key computed from the sample),
+// Vmap calls fn on each sample instead and stacks the results: the same
+// values, a larger graph.
 //
 // The returned function is called inside a traced function (Compile);
 // errors in fn are recorded there, as for any op.

@@ -1,7 +1,6 @@
 package gojit_test
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -18,40 +17,61 @@ func TestVmap(t *testing.T) {
 	for i := range x {
 		x[i] = float32((i*7)%11) - 3
 	}
-	// ref: per sample, y[j] = sum_k (2*x[j,k] + 1) - max(x), and
-	// z[j] = x[j, b] with b = 1 if x[0,0] > 0, else 0.
-	ref := func(s []float32) (y, z []float32) {
-		m := float32(math.Inf(-1))
-		for _, v := range s {
-			m = max(m, v)
-		}
-		for j := range r {
-			sum := float32(0)
-			for k := range c {
-				sum += 2*s[j*c+k] + 1
-			}
-			y = append(y, sum-m)
-			idx := 0
-			if s[0] > 0 {
-				idx = 1
-			}
-			z = append(z, s[j*c+idx])
-		}
-		return y, z
-	}
-	batched := func(x *gojit.Tensor) *gojit.Tensor {
-		return x.Mul(gojit.Scalar(2)).Add(gojit.Scalar(1)).Sum(1).Sub(x.Max())
-	}
-	perSample := func(x *gojit.Tensor) *gojit.Tensor { // a Take at per-sample positions
-		idx := x.Slice([]int{0, 0}, []int{1, 1}).Greater(gojit.Scalar(0)).Cast(gojit.Int32).Reshape(1)
-		return x.Take(idx, 1).Reshape(r)
-	}
 	for _, tc := range []struct {
 		name    string
 		fn      func(*gojit.Tensor) *gojit.Tensor
-		z       bool // compare with ref's z, else y
+		ref     func(s []float32) []float32 // one sample [r, c]
 		stacked bool
-	}{{"batched", batched, false, false}, {"stacked", perSample, true, true}} {
+	}{
+		{"elementwise and reductions", func(x *gojit.Tensor) *gojit.Tensor {
+			return x.Mul(gojit.Scalar(2)).Add(gojit.Scalar(1)).Sum(1).Sub(x.Max())
+		}, func(s []float32) (y []float32) {
+			m := float32(math.Inf(-1))
+			for _, v := range s {
+				m = max(m, v)
+			}
+			for j := range r {
+				sum := float32(0)
+				for k := range c {
+					sum += 2*s[j*c+k] + 1
+				}
+				y = append(y, sum-m)
+			}
+			return y
+		}, false},
+		{"take at per-sample positions", func(x *gojit.Tensor) *gojit.Tensor {
+			idx := x.Slice([]int{0, 0}, []int{1, 1}).Greater(gojit.Scalar(0)).Cast(gojit.Int32).Reshape(1)
+			return x.Take(idx, 1).Reshape(r)
+		}, func(s []float32) (z []float32) {
+			b := 0
+			if s[0] > 0 {
+				b = 1
+			}
+			for j := range r {
+				z = append(z, s[j*c+b])
+			}
+			return z
+		}, false},
+		{"loop until a per-sample condition", func(x *gojit.Tensor) *gojit.Tensor {
+			return gojit.While([]*gojit.Tensor{x},
+				func(s []*gojit.Tensor) *gojit.Tensor { return s[0].Abs().Sum().Greater(gojit.Scalar(1)) },
+				func(s []*gojit.Tensor) []*gojit.Tensor { return []*gojit.Tensor{s[0].Mul(gojit.Scalar(0.5))} })[0]
+		}, func(s []float32) []float32 {
+			s = append([]float32{}, s...)
+			for {
+				sum := float32(0)
+				for _, v := range s {
+					sum += float32(math.Abs(float64(v)))
+				}
+				if sum <= 1 {
+					return s
+				}
+				for k := range s {
+					s[k] *= 0.5
+				}
+			}
+		}, true},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := gojit.Compile(gojit.Vmap(tc.fn))
 			if err != nil {
@@ -63,18 +83,18 @@ func TestVmap(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := outs[0].Float32()
-			if s := outs[0].Shape(); fmt.Sprint(s) != fmt.Sprint([]int{n, r}) {
-				t.Fatalf("shape %v, want [%d %d]", s, n, r)
+			per := len(got) / n
+			if s := outs[0].Shape(); s[0] != n {
+				t.Fatalf("shape %v, want [%d ...]", s, n)
 			}
 			for i := range n {
-				y, z := ref(x[i*r*c : (i+1)*r*c])
-				want := y
-				if tc.z {
-					want = z
+				want := tc.ref(x[i*r*c : (i+1)*r*c])
+				if len(want) != per {
+					t.Fatalf("%d values per sample, want %d", per, len(want))
 				}
-				for j := range r {
-					if got[i*r+j] != want[j] {
-						t.Fatalf("sample %d, %d: %v, want %v", i, j, got[i*r+j], want[j])
+				for j := range want {
+					if got[i*per+j] != want[j] {
+						t.Fatalf("sample %d, %d: %v, want %v", i, j, got[i*per+j], want[j])
 					}
 				}
 			}

@@ -74,10 +74,11 @@ func (f funcOp) Declare(in State, _ []State) (Decl, error) {
 // on the sample, constants broadcast): the op is then a compiled op,
 // fused into the compiled stage with the built-in ops around it, one
 // function per batch. The values fn computes from the key alone run per
-// sample before the stage and reach it as per-sample inputs, so results
-// are bit-identical to the per-sample path. When an op of fn has no
-// batching rule (control flow, gathers or dynamic slices over per-sample
-// values, see docs/pipeline.md), fn runs compiled on its own on each
+// sample before the stage and reach it as per-sample inputs, so the
+// random numbers are the ones the per-sample path draws, bit for bit.
+// When an op of fn has no batching rule (a While whose condition depends
+// on the sample, a scatter or dynamic slice at per-sample positions, see
+// docs/pipeline.md), fn runs compiled on its own on each
 // sample in a plain Go stage, as it does with Config.NoCompile; the reason
 // is in Loader.Stages (Stage.Notes) and logged once with log/slog.
 func TensorOp(fn any) Op {

@@ -102,12 +102,17 @@ func TestTensorOpFused(t *testing.T) {
 				func() []*gojit.Tensor { return []*gojit.Tensor{f.Sqrt()} },
 				func() []*gojit.Tensor { return []*gojit.Tensor{f.Mul(gojit.Scalar(2))} })[0]
 		}, 0, true, ""},
-		{"loop over the sample", func(x *gojit.Tensor) *gojit.Tensor {
+		{"loop of fixed length over the sample", func(x *gojit.Tensor) *gojit.Tensor {
 			f := x.Cast(gojit.Float32)
 			return gojit.ForLoop(gojit.Full(gojit.Int32, 0), gojit.Full(gojit.Int32, 3), []*gojit.Tensor{f}, func(i *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
 				return []*gojit.Tensor{s[0].Mul(gojit.Scalar(0.5)).Add(gojit.Scalar(1))}
 			})[0]
-		}, 0, false, "no batching rule: a loop (While, ForLoop) whose state depends on the sample"},
+		}, 0, true, ""},
+		{"loop until a per-sample condition", func(x *gojit.Tensor) *gojit.Tensor {
+			return gojit.While([]*gojit.Tensor{x.Cast(gojit.Float32)},
+				func(s []*gojit.Tensor) *gojit.Tensor { return s[0].Sum().Greater(gojit.Scalar(1)) },
+				func(s []*gojit.Tensor) []*gojit.Tensor { return []*gojit.Tensor{s[0].Mul(gojit.Scalar(0.5))} })[0]
+		}, 0, false, "While: no batching rule: the loop's condition depends on the sample"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			op := TensorOp(tc.fn)

@@ -17,10 +17,17 @@
 //     constant keeps its shape and is broadcast where it meets a batched
 //     value, and each op's axes shift by one.
 //
-// An op without a batching rule (control flow over per-sample values,
-// gathers and dynamic slices at per-sample positions, random draws whose
-// key depends on x) makes New fail with an error naming it and its
-// source position: the caller keeps the per-sample path.
+// Gathers at per-sample positions become take_along_axis over the batch.
+// A cond over per-sample values runs both branches, batched, and chooses
+// per sample with where (refused when a branch gathers or scatters, whose
+// index check could fail in the branch a sample does not take); a loop
+// whose condition does not depend on the sample (a ForLoop of fixed
+// length) runs once over the batch with its per-sample state batched.
+// An op without a batching rule (a loop whose condition depends on the
+// sample, ScatterAdd at per-sample positions, DynamicSlice at per-sample
+// starts, a random draw whose key depends on x) makes New fail with an
+// error naming it and its source position: the caller keeps the
+// per-sample path.
 //
 // The root package registers the hooks (H) that trace a function into a
 // graph and splice a graph into the trace being recorded, as it does for

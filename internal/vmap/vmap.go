@@ -222,11 +222,12 @@ type batcher struct {
 	lifted map[ir.Value]ir.Value
 	// The results of a control-flow op batched inline (control.go), read
 	// by its get nodes.
-	tuple map[ir.Value][]ir.Value
+	tuple    map[ir.Value][]ir.Value
+	tupleBat map[ir.Value][]bool
 }
 
 func newBatcher(g *ir.Graph, n int, b *ir.Graph) *batcher {
-	return &batcher{g: g, n: n, b: b, m: make([]ir.Value, len(g.Nodes)), bat: make([]bool, len(g.Nodes)), lifted: map[ir.Value]ir.Value{}, tuple: map[ir.Value][]ir.Value{}}
+	return &batcher{g: g, n: n, b: b, m: make([]ir.Value, len(g.Nodes)), bat: make([]bool, len(g.Nodes)), lifted: map[ir.Value]ir.Value{}, tuple: map[ir.Value][]ir.Value{}, tupleBat: map[ir.Value][]bool{}}
 }
 
 // Batch returns the batched part for a batch of n samples: parameter 0 is
@@ -382,9 +383,9 @@ func (bt *batcher) node(v ir.Value) error {
 		if orig.Op == ir.OpCond {
 			return bt.cond(v)
 		}
-		return fail(orig, "a loop (While, ForLoop) whose state depends on the sample")
+		return bt.while(v)
 	case ir.KindGet:
-		bt.m[v], bt.bat[v] = bt.tuple[orig.Args[0]][orig.Index], true
+		bt.m[v], bt.bat[v] = bt.tuple[orig.Args[0]][orig.Index], bt.tupleBat[orig.Args[0]][orig.Index]
 		return nil
 	default:
 		return fail(orig, "unknown op kind")

@@ -172,6 +172,32 @@ func TestBatchAgainstPerSample(t *testing.T) {
   %6 = get %5 0 : f32[2,2]
   %7 = get %5 1 : f32[]
   return %6, %7`},
+		{"loop", `%0 = param 0 : f32[3]
+  %1 = const 0 : i32[]
+  %2 = const 0 : f32[3]
+  %3 = const 2 : f32[3]
+  %4 = while %1, %2, %0, %3 : (i32[], f32[3]) {
+    %0 = param 0 : i32[]
+    %1 = param 1 : f32[3]
+    %2 = param 2 : f32[3]
+    %3 = param 3 : f32[3]
+    %4 = const 4 : i32[]
+    %5 = lt %0, %4 : bool[]
+    return %5
+  } {
+    %0 = param 0 : i32[]
+    %1 = param 1 : f32[3]
+    %2 = param 2 : f32[3]
+    %3 = param 3 : f32[3]
+    %4 = const 1 : i32[]
+    %5 = add %0, %4 : i32[]
+    %6 = mul %1, %3 : f32[3]
+    %7 = add %6, %2 : f32[3]
+    return %5, %7
+  }
+  %5 = get %4 1 : f32[3]
+  %6 = get %4 0 : i32[]
+  return %5, %6`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := parse(t, tc.body)
@@ -291,9 +317,10 @@ func TestNoRule(t *testing.T) {
   %2 = while %0, %1 : (f32[4], i32[]) {
     %0 = param 0 : f32[4]
     %1 = param 1 : i32[]
-    %2 = const 3 : i32[]
-    %3 = lt %1, %2 : bool[]
-    return %3
+    %2 = reduce_sum %0 axes=[0] : f32[]
+    %3 = const 100 : f32[]
+    %4 = lt %2, %3 : bool[]
+    return %4
   } {
     %0 = param 0 : f32[4]
     %1 = param 1 : i32[]
@@ -303,7 +330,7 @@ func TestNoRule(t *testing.T) {
     return %2, %4
   }
   %3 = get %2 0 : f32[4]
-  return %3`, "While, ForLoop"},
+  return %3`, "the loop's condition depends on the sample"},
 	} {
 		_, err := New(parse(t, tc.body))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
