@@ -29,7 +29,8 @@ func (t tensorOp) tensorKernel(f *gojit.Func, probe []any, out State) (*Kernel, 
 	k := &Kernel{Name: t.name}
 	if kg := plan.Keyed(); kg != nil {
 		// The values drawn from the key, alone, are computed per sample
-		// before the stage (Draw) and reach it as per-sample inputs.
+		// before the stage (Draw) and reach it as per-sample inputs,
+		// encoded exactly in float32 values (internal/vmap/draws.go).
 		for _, n := range kg.Nodes {
 			if kind := n.Op.Kind(); kind == ir.KindGather || kind == ir.KindScatter {
 				return nil, &ir.Error{Op: n.Op, Pos: n.Pos, Call: n.Call, Msg: "reads at positions drawn from the key, which may be out of range: a per-sample draw cannot report it"}
@@ -68,7 +69,6 @@ func (t tensorOp) tensorKernel(f *gojit.Func, probe []any, out State) (*Kernel, 
 			}
 		}
 	}
-	inputs := plan.Inputs()
 	k.Trace = func(x, _, params *gojit.Tensor, _ []*gojit.Tensor) *gojit.Tensor {
 		n := x.Shape()[0]
 		bg, err := plan.Batch(n)
@@ -76,15 +76,8 @@ func (t tensorOp) tensorKernel(f *gojit.Func, probe []any, out State) (*Kernel, 
 			panic(err) // New batched the graph already: not expected
 		}
 		ins := []any{x}
-		off := 0
-		for _, in := range inputs {
-			size := in.Shape.Size()
-			v := params.Slice([]int{0, off}, []int{n, off + size}).Reshape(append([]int{n}, in.Shape...)...)
-			if dt := gojit.DType(in.DType); dt != gojit.Float32 {
-				v = v.Cast(dt)
-			}
-			ins = append(ins, v)
-			off += size
+		if k.PerSample > 0 {
+			ins = append(ins, params)
 		}
 		outs, err := vmap.H.Splice(bg, ins)
 		if err != nil {

@@ -92,6 +92,10 @@ func TestTensorOpFused(t *testing.T) {
 			keep := gojit.Bernoulli(k0, gojit.Scalar(0.5), 8, 8, 1)
 			return gojit.Where(keep, f, f.Add(gojit.Normal(k1, gojit.Float32, 3)))
 		}, 0, true, ""},
+		{"random crop (integer draws, dynamic slice)", func(x, key *gojit.Tensor) *gojit.Tensor {
+			off := gojit.RandomInt(key, 0, 4, gojit.Int32, 2)
+			return x.DynamicSlice([]*gojit.Tensor{off.Slice([]int{0}, []int{1}).Reshape(), off.Slice([]int{1}, []int{2}).Reshape(), gojit.Full(gojit.Int32, 0)}, []int{5, 5, 3})
+		}, 0, true, ""},
 		{"per-sample indices", func(x *gojit.Tensor) *gojit.Tensor {
 			f := x.Cast(gojit.Float32).Reshape(192)
 			return f.Take(x.Reshape(192).Cast(gojit.Int32).Mod(gojit.Scalar(192)), 0)

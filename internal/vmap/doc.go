@@ -10,22 +10,25 @@
 //     what is computed from them alone) form the keyed graph, run once
 //     per sample before the stage (pipeline.Kernel.Draw); its results,
 //     the frontier, travel to the stage as per-sample float32 inputs,
-//     exactly (only dtypes that float32 holds exactly may cross);
+//     exactly (a cast for f32, f16, bf16, bool and u8 values, 16-bit
+//     pieces for i32 and i64 ones; f64 ones cannot cross);
 //   - the rest, the values that depend on x and the constants they use,
 //     is rewritten by Plan.Batch for a batch of n samples: a value that
 //     depends on x or on the frontier gets a leading axis of size n, a
 //     constant keeps its shape and is broadcast where it meets a batched
 //     value, and each op's axes shift by one.
 //
-// Gathers at per-sample positions become take_along_axis over the batch.
+// Gathers at per-sample positions become take_along_axis over the batch,
+// and so do dynamic slices at per-sample starts (one per axis, at the
+// clamped start plus an iota).
 // A cond over per-sample values runs both branches, batched, and chooses
 // per sample with where (refused when a branch gathers or scatters, whose
 // index check could fail in the branch a sample does not take); a loop
 // whose condition does not depend on the sample (a ForLoop of fixed
 // length) runs once over the batch with its per-sample state batched.
 // An op without a batching rule (a loop whose condition depends on the
-// sample, ScatterAdd at per-sample positions, DynamicSlice at per-sample
-// starts, a random draw whose key depends on x) makes New fail with an
+// sample, ScatterAdd at per-sample positions, a random draw whose key
+// depends on x, a Float64 keyed value) makes New fail with an
 // error naming it and its source position: the caller keeps the
 // per-sample path.
 //

@@ -33,9 +33,9 @@ const (
 	sample                // x: batched
 )
 
-// Input is a per-sample value the batched graph reads besides x: one
+// input is a per-sample value the batched graph reads besides x: one
 // value of the frontier, computed by the keyed graph.
-type Input struct {
+type input struct {
 	DType ir.DType
 	Shape ir.Shape
 }
@@ -46,7 +46,7 @@ type Plan struct {
 	class    []class
 	live     []bool     // the nodes of the batched part
 	frontier []ir.Value // keyed values the batched part reads
-	inputs   []Input
+	inputs   []input
 	keyedG   *ir.Graph
 }
 
@@ -95,15 +95,13 @@ func New(g *ir.Graph) (*Plan, error) {
 			continue
 		}
 		n := &g.Nodes[i]
-		switch n.DType {
-		case ir.Float32, ir.Float16, ir.BFloat16, ir.Bool, ir.Uint8:
-		default:
+		if pieces(n.DType) == 0 {
 			return nil, &ir.Error{Op: n.Op, Pos: n.Pos, Call: n.Call, Msg: fmt.Sprintf(
-				"its %s%s result, drawn from the key, reaches the sample's computation: only values that float32 holds exactly (f32, f16, bf16, bool, u8) pass from the per-sample draws to the stage",
+				"no batching rule: its %s%s result, drawn from the key, reaches the sample's computation, but float32 draws carry only f32, f16, bf16, bool, u8, i32 and i64 values exactly",
 				n.DType, n.Shape)}
 		}
 		p.frontier = append(p.frontier, ir.Value(i))
-		p.inputs = append(p.inputs, Input{DType: n.DType, Shape: n.Shape.Clone()})
+		p.inputs = append(p.inputs, input{DType: n.DType, Shape: n.Shape.Clone()})
 	}
 	if len(p.frontier) > 0 {
 		kg, err := p.keyedGraph()
@@ -118,23 +116,20 @@ func New(g *ir.Graph) (*Plan, error) {
 	return p, nil
 }
 
-// Inputs returns the per-sample values the batched graph reads after x,
-// in the order of its parameters 1, 2...
-func (p *Plan) Inputs() []Input { return p.inputs }
-
 // PerSample returns the number of float32 values the keyed graph
-// produces per sample: the sizes of Inputs, added.
+// produces per sample (0 without one).
 func (p *Plan) PerSample() int {
 	n := 0
 	for _, in := range p.inputs {
-		n += in.Shape.Size()
+		n += pieces(in.DType) * in.Shape.Size()
 	}
 	return n
 }
 
 // Keyed returns the keyed graph: from the key (its one parameter) to one
-// Float32 vector of PerSample values, the frontier's values cast to
-// Float32, flattened and concatenated in the order of Inputs. It is nil
+// Float32 vector of PerSample values: the frontier's values, each
+// flattened and encoded exactly in float32 pieces (draws.go), one after
+// the other. It is nil
 // when the batched part reads nothing drawn from the key.
 func (p *Plan) Keyed() *ir.Graph { return p.keyedG }
 
@@ -178,19 +173,11 @@ func (p *Plan) keyedGraph() (*ir.Graph, error) {
 	}
 	var parts []ir.Value
 	for _, f := range p.frontier {
-		v := m[f]
-		n := k.Node(v)
-		if n.DType != ir.Float32 {
-			var err error
-			if v, err = k.Add(ir.Node{Op: ir.OpCast, DType: ir.Float32, Args: []ir.Value{v}}); err != nil {
-				return nil, err
-			}
-		}
-		v, err := k.Add(ir.Node{Op: ir.OpReshape, DType: ir.Float32, Shape: ir.Shape{n.Shape.Size()}, Args: []ir.Value{v}})
+		ps, err := encode(k, m[f])
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, v)
+		parts = append(parts, ps...)
 	}
 	out := parts[0]
 	if len(parts) > 1 {
@@ -231,8 +218,9 @@ func newBatcher(g *ir.Graph, n int, b *ir.Graph) *batcher {
 }
 
 // Batch returns the batched part for a batch of n samples: parameter 0 is
-// x's batch [n, x's shape...], parameters 1, 2... the batches of Inputs,
-// and the outputs are the batches of the per-sample graph's outputs (a
+// x's batch [n, x's shape...], parameter 1, with a keyed graph, the
+// [n, PerSample] Float32 array of each sample's keyed values, and the
+// outputs are the batches of the per-sample graph's outputs (a
 // constant output is broadcast along the batch).
 func (p *Plan) Batch(n int) (*ir.Graph, error) {
 	if n < 1 {
@@ -246,12 +234,20 @@ func (p *Plan) Batch(n int) (*ir.Graph, error) {
 		return nil, err
 	}
 	bt.m[g.Params[0]], bt.bat[g.Params[0]] = v, true
-	for j, f := range p.frontier {
-		v, err := bt.b.AddParam(p.inputs[j].DType, bt.batched(p.inputs[j].Shape), g.Nodes[f].Pos)
+	if len(p.frontier) > 0 {
+		draws, err := bt.b.AddParam(ir.Float32, ir.Shape{n, p.PerSample()}, "per-sample draws")
 		if err != nil {
 			return nil, err
 		}
-		bt.m[f], bt.bat[f] = v, true
+		off := 0
+		for j, f := range p.frontier {
+			v, err := decode(bt.b, draws, off, n, p.inputs[j])
+			if err != nil {
+				return nil, err
+			}
+			bt.m[f], bt.bat[f] = v, true
+			off += pieces(p.inputs[j].DType) * p.inputs[j].Shape.Size()
+		}
 	}
 	for i := range g.Nodes {
 		if !p.live[i] || p.class[i] == keyed || g.Nodes[i].Op == ir.OpParam {
@@ -365,7 +361,7 @@ func (bt *batcher) node(v ir.Value) error {
 	case ir.KindDynamicSlice:
 		for _, s := range orig.Args[1:] {
 			if bt.bat[s] {
-				return fail(orig, "the start positions depend on the sample")
+				return bt.dynamicSlice(v)
 			}
 		}
 		dt := ir.Int32
@@ -487,5 +483,82 @@ func (bt *batcher) takeBatched(v ir.Value) error {
 		return err
 	}
 	bt.m[v], bt.bat[v] = y, true
+	return nil
+}
+
+// dynamicSlice adds a dynamic slice whose starts depend on the sample as
+// one take_along_axis per axis the window does not span whole: the
+// window's positions along it, each sample's start clamped to [0,
+// dim-size] as dynamic_slice does, plus an iota. The positions are always
+// in range.
+func (bt *batcher) dynamicSlice(v ir.Value) error {
+	orig := bt.g.Node(v)
+	add := func(n ir.Node) (ir.Value, error) {
+		n.Pos, n.Call = orig.Pos, orig.Call
+		return bt.b.Add(n)
+	}
+	cur, err := bt.lift(orig.Args[0])
+	if err != nil {
+		return err
+	}
+	xs := bt.g.Node(orig.Args[0]).Shape
+	shape := bt.batched(xs)
+	for k, dim := range xs {
+		size := orig.Shape[k]
+		if size == dim {
+			continue // the start clamps to 0
+		}
+		s := orig.Args[1+k]
+		st := bt.m[s]
+		sshape := bt.b.Node(st).Shape.Clone()
+		if bt.g.Node(s).DType != ir.Int64 {
+			if st, err = add(ir.Node{Op: ir.OpCast, DType: ir.Int64, Args: []ir.Value{st}}); err != nil {
+				return err
+			}
+		}
+		hi, err := add(ir.Node{Op: ir.OpConst, DType: ir.Int64, Shape: sshape, Const: ir.Const{I: int64(dim - size)}})
+		if err != nil {
+			return err
+		}
+		zero, err := add(ir.Node{Op: ir.OpConst, DType: ir.Int64, Shape: sshape})
+		if err != nil {
+			return err
+		}
+		if st, err = add(ir.Node{Op: ir.OpMin, Args: []ir.Value{st, hi}}); err != nil {
+			return err
+		}
+		if st, err = add(ir.Node{Op: ir.OpMax, Args: []ir.Value{st, zero}}); err != nil {
+			return err
+		}
+		// [n] (or [] for a start common to the batch) to [n, 1, ...].
+		ones := make(ir.Shape, len(shape))
+		for i := range ones {
+			ones[i] = 1
+		}
+		if bt.bat[s] {
+			ones[0] = bt.n
+		}
+		if st, err = add(ir.Node{Op: ir.OpReshape, DType: ir.Int64, Shape: ones, Args: []ir.Value{st}}); err != nil {
+			return err
+		}
+		win := shape.Clone()
+		win[k+1] = size
+		if st, err = add(ir.Node{Op: ir.OpBroadcast, DType: ir.Int64, Shape: win.Clone(), Args: []ir.Value{st}}); err != nil {
+			return err
+		}
+		iota, err := add(ir.Node{Op: ir.OpIota, DType: ir.Int64, Shape: win.Clone(), Axes: []int{k + 1}})
+		if err != nil {
+			return err
+		}
+		idx, err := add(ir.Node{Op: ir.OpAdd, Args: []ir.Value{st, iota}})
+		if err != nil {
+			return err
+		}
+		if cur, err = add(ir.Node{Op: ir.OpTakeAlongAxis, Axes: []int{k + 1}, Args: []ir.Value{cur, idx}}); err != nil {
+			return err
+		}
+		shape = win
+	}
+	bt.m[v], bt.bat[v] = cur, true
 	return nil
 }
