@@ -70,6 +70,11 @@ func New(g *ir.Graph) (*Plan, error) {
 		for _, a := range n.Args {
 			c = max(c, p.class[a])
 		}
+		if c == keyed && n.Op == ir.OpBroadcast && n.Shape.Size() > g.Nodes[n.Args[0]].Shape.Size() {
+			// Broadcast in the stage, not before: the draws carry the
+			// smaller value (a per-channel factor, not a whole image).
+			c = sample
+		}
 		p.class[i] = c
 	}
 	// The batched part: what the outputs need, down to the keyed values,

@@ -370,3 +370,21 @@ func TestConstantControlFlow(t *testing.T) {
 		t.Errorf("got %v, want %v", got[0], want)
 	}
 }
+
+// TestDrawsBeforeBroadcast: a value drawn from the key crosses to the
+// stage before it is broadcast to the sample's shape: the draws carry 3
+// values per sample, not 12.
+func TestDrawsBeforeBroadcast(t *testing.T) {
+	p, err := New(parse(t, `%0 = param 0 : f32[4,3]
+  %1 = param 1 : i32[2]
+  %2 = random_uniform %1 : f32[3]
+  %3 = broadcast %2 : f32[4,3]
+  %4 = mul %0, %3 : f32[4,3]
+  return %4`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.PerSample() != 3 {
+		t.Errorf("PerSample %d, want 3", p.PerSample())
+	}
+}
