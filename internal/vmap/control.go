@@ -6,12 +6,12 @@ import "github.com/gojit/gojit/internal/ir"
 // both regions are inlined, batched, and each result is chosen per sample
 // with where. A region that reads at data-dependent positions (a gather
 // or scatter, whose index check could fail in the branch a sample does not
-// take) is refused.
+// take) or loops (which might not end in that branch) is refused.
 func (bt *batcher) cond(v ir.Value) error {
 	orig := bt.g.Node(v)
 	for _, r := range orig.Regions {
-		if n := indexing(r); n != nil {
-			return fail(orig, "a branch reads at data-dependent positions (%s at %s), which batching would run for every sample", n.Op, n.Pos)
+		if n := unsafeBranch(r); n != nil {
+			return fail(orig, "a branch has a %s (at %s), which batching would run for every sample, also those that do not take the branch", n.Op, n.Pos)
 		}
 	}
 	var res [2][]ir.Value
@@ -191,15 +191,16 @@ func (bt *batcher) inline(r *ir.Graph, args []ir.Value) ([]ir.Value, error) {
 	return outs, nil
 }
 
-// indexing returns a gather or scatter of g or of its regions, or nil.
-func indexing(g *ir.Graph) *ir.Node {
+// unsafeBranch returns a gather, scatter or loop of g or of its regions,
+// or nil.
+func unsafeBranch(g *ir.Graph) *ir.Node {
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
-		if k := n.Op.Kind(); k == ir.KindGather || k == ir.KindScatter {
+		if k := n.Op.Kind(); k == ir.KindGather || k == ir.KindScatter || n.Op == ir.OpWhile {
 			return n
 		}
 		for _, r := range n.Regions {
-			if m := indexing(r); m != nil {
+			if m := unsafeBranch(r); m != nil {
 				return m
 			}
 		}

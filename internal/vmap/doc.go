@@ -22,8 +22,9 @@
 // and so do dynamic slices at per-sample starts (one per axis, at the
 // clamped start plus an iota).
 // A cond over per-sample values runs both branches, batched, and chooses
-// per sample with where (refused when a branch gathers or scatters, whose
-// index check could fail in the branch a sample does not take); a loop
+// per sample with where (refused when a branch gathers, scatters or
+// loops: an index check could fail, or a loop not end, in the branch a
+// sample does not take); a loop
 // whose condition does not depend on the sample (a ForLoop of fixed
 // length) runs once over the batch with its per-sample state batched.
 // An op without a batching rule (a loop whose condition depends on the

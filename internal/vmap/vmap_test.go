@@ -309,7 +309,7 @@ func TestNoRule(t *testing.T) {
     return %2
   }
   %6 = get %5 0 : f32[1]
-  return %6`, "a branch reads at data-dependent positions"},
+  return %6`, "a branch has a take"},
 		{`%0 = param 0 : f32[4]
   %1 = const 0 : i32[]
   %2 = while %0, %1 : (f32[4], i32[]) {
