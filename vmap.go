@@ -19,8 +19,8 @@ import (
 // copies of fn. A Cond over per-sample values computes both branches and
 // chooses per sample; a ForLoop of fixed length runs once over the batch.
 // When an op of fn has no batching rule (a While whose condition depends
-// on the sample, ScatterAdd at per-sample positions, a Cond whose
-// branches gather or loop, a random key computed from the sample), Vmap
+// on the sample, a Cond whose branches gather or loop, a random key
+// computed from the sample), Vmap
 // calls fn on each sample instead and stacks the results: the same
 // values, a larger graph.
 //

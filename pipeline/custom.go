@@ -77,8 +77,7 @@ func (f funcOp) Declare(in State, _ []State) (Decl, error) {
 // sample before the stage and reach it as per-sample inputs, so the
 // random numbers are the ones the per-sample path draws, bit for bit.
 // When an op of fn has no batching rule (a While whose condition depends
-// on the sample, a scatter at per-sample positions, see
-// docs/pipeline.md), fn runs compiled on its own on each
+// on the sample, see docs/pipeline.md), fn runs compiled on its own on each
 // sample in a plain Go stage, as it does with Config.NoCompile; the reason
 // is in Loader.Stages (Stage.Notes) and logged once with log/slog.
 func TensorOp(fn any) Op {

@@ -100,6 +100,10 @@ func TestTensorOpFused(t *testing.T) {
 			f := x.Cast(gojit.Float32).Reshape(192)
 			return f.Take(x.Reshape(192).Cast(gojit.Int32).Mod(gojit.Scalar(192)), 0)
 		}, 0, true, ""},
+		{"scatter at per-sample indices (a histogram)", func(x *gojit.Tensor) *gojit.Tensor {
+			bins := x.Reshape(192).Cast(gojit.Int32).Mod(gojit.Scalar(16))
+			return gojit.Full(gojit.Float32, 0, 16).ScatterAdd(bins, gojit.Full(gojit.Float32, 1, 192), 0)
+		}, 0, true, ""},
 		{"cond on the sample", func(x *gojit.Tensor) *gojit.Tensor {
 			f := x.Cast(gojit.Float32)
 			return gojit.Cond(f.Mean().Greater(gojit.Scalar(128)),

@@ -20,7 +20,8 @@
 //
 // Gathers at per-sample positions become take_along_axis over the batch,
 // and so do dynamic slices at per-sample starts (one per axis, at the
-// clamped start plus an iota).
+// clamped start plus an iota); a scatter at per-sample positions scatters
+// into the batch with the batch axis folded into the scattered one.
 // A cond over per-sample values runs both branches, batched, and chooses
 // per sample with where (refused when a branch gathers, scatters or
 // loops: an index check could fail, or a loop not end, in the branch a
@@ -28,8 +29,8 @@
 // whose condition does not depend on the sample (a ForLoop of fixed
 // length) runs once over the batch with its per-sample state batched.
 // An op without a batching rule (a loop whose condition depends on the
-// sample, ScatterAdd at per-sample positions, a random draw whose key
-// depends on x, a Float64 keyed value) makes New fail with an
+// sample, a random draw whose key depends on x, a Float64 keyed value)
+// makes New fail with an
 // error naming it and its source position: the caller keeps the
 // per-sample path.
 //

@@ -357,7 +357,7 @@ func (bt *batcher) node(v ir.Value) error {
 		n.Axes = shift(orig.Axes)
 	case ir.KindScatter:
 		if bt.bat[orig.Args[1]] {
-			return fail(orig, "the indices depend on the sample")
+			return bt.scatterAdd(v)
 		}
 		if n.Args[0], err = bt.lift(orig.Args[0]); err == nil {
 			n.Args[2], err = bt.lift(orig.Args[2])

@@ -1,6 +1,7 @@
 package vmap
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -138,6 +139,18 @@ func TestBatchAgainstPerSample(t *testing.T) {
   %8 = take %0, %7 axes=[2] : i32[3,4,2,3]
   %9 = take %0, %7 axes=[0] : i32[2,3,4,2]
   return %5, %8, %9`},
+		{"scatter at per-sample indices", `%0 = param 0 : f32[3,4]
+  %1 = argmax %0 axes=[1] : i64[3]
+  %2 = const 2 : i64[3]
+  %3 = sub %1, %2 : i64[3]
+  %4 = reshape %3 : i64[3,1]
+  %5 = broadcast %4 : i64[3,2]
+  %6 = const 1.5 : f32[3,3,2]
+  %7 = scatter_add %0, %5, %6 axes=[1] : f32[3,4]
+  %8 = cast %3 : i32[3]
+  %9 = const 1 : f32[3,4]
+  %10 = scatter_add %0, %8, %9 axes=[0] : f32[3,4]
+  return %7, %10`},
 		{"dynamic slice at per-sample starts", `%0 = param 0 : i32[5,4,2]
   %1 = slice %0 starts=[0,0,0] steps=[1,1,1] : i32[1,1,1]
   %2 = reshape %1 : i32[]
@@ -275,12 +288,6 @@ func TestBatchAgainstPerSample(t *testing.T) {
 func TestNoRule(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{`%0 = param 0 : f32[4]
-  %1 = argmax %0 axes=[0] : i64[]
-  %2 = reshape %1 : i64[1]
-  %3 = const 1 : f32[1]
-  %4 = scatter_add %0, %2, %3 axes=[0] : f32[4]
-  return %4`, "scatter_add: no batching rule: the indices depend on the sample"},
-		{`%0 = param 0 : f32[4]
   %1 = param 1 : i32[2]
   %2 = cast %0 : i32[4]
   %3 = slice %2 starts=[0] steps=[1] : i32[2]
@@ -386,5 +393,34 @@ func TestDrawsBeforeBroadcast(t *testing.T) {
 	}
 	if p.PerSample() != 3 {
 		t.Errorf("PerSample %d, want 3", p.PerSample())
+	}
+}
+
+// TestScatterOutOfRange: an index out of range in one sample fails the
+// batched run, as it fails that sample's run; in range everywhere
+// (negative ones too), the run succeeds.
+func TestScatterOutOfRange(t *testing.T) {
+	g := parse(t, `%0 = param 0 : f32[3]
+  %1 = slice %0 starts=[0] steps=[1] : f32[1]
+  %2 = cast %1 : i32[1]
+  %3 = const 1 : f32[1]
+  %4 = scatter_add %0, %2, %3 axes=[0] : f32[3]
+  return %4`)
+	p, err := New(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.Batch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		x  []float32
+		ok bool
+	}{{[]float32{1, 0, 0, -3, 0, 0}, true}, {[]float32{1, 0, 0, 3, 0, 0}, false}, {[]float32{-4, 0, 0, 0, 0, 0}, false}} {
+		_, err := interp.Run(b, []any{tc.x})
+		if (err == nil) != tc.ok || err != nil && !errors.Is(err, ir.ErrIndexOutOfRange) {
+			t.Errorf("x %v: %v, want ok %v", tc.x, err, tc.ok)
+		}
 	}
 }
