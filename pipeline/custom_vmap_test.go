@@ -232,3 +232,34 @@ func BenchmarkTensorOp(b *testing.B) {
 		}
 	}
 }
+
+// TestTensorOpCode: Loader.Code shows a fused TensorOp's stage, and the
+// plan of a TensorOp that runs per sample says why.
+func TestTensorOpCode(t *testing.T) {
+	path := writeImageFile(t, 4)
+	loop := func(x *gojit.Tensor) *gojit.Tensor {
+		return gojit.While([]*gojit.Tensor{x.Cast(gojit.Float32)},
+			func(s []*gojit.Tensor) *gojit.Tensor { return s[0].Sum().Greater(gojit.Scalar(1)) },
+			func(s []*gojit.Tensor) []*gojit.Tensor { return []*gojit.Tensor{s[0].Mul(gojit.Scalar(0.5))} })[0]
+	}
+	double := func(x *gojit.Tensor) *gojit.Tensor { return x.Mul(gojit.Scalar(2)) }
+	l, err := NewLoader(path, Config{BatchSize: 2, Fields: map[string][]Op{"raw": {CenterCropJPEG(8, 1), TensorOp(loop), TensorOp(double)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var plans string
+	for _, s := range l.Stages() {
+		c, err := l.Code(s.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans += c.Plan
+		if s.Compiled && c.Lowered == nil {
+			t.Errorf("stage %d: compiled, but no code", s.Index)
+		}
+	}
+	if !strings.Contains(plans, "note: runs per sample, not fused:") || !strings.Contains(plans, "the loop's condition depends on the sample") {
+		t.Errorf("the plans do not say why the loop runs per sample:\n%s", plans)
+	}
+}
