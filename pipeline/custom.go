@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"fmt"
+	"log/slog"
 	"reflect"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/gojit/gojit"
@@ -67,10 +69,17 @@ func (f funcOp) Declare(in State, _ []State) (Decl, error) {
 // fixed-size array (after a resized crop, for instance); the output's
 // dtype and shape are what fn returns for it.
 //
-// fn is compiled once, for the input's shape, when the loader is made,
-// and runs on each sample in a plain Go stage, on the workers: it is not
-// yet fused into the compiled stages around it, which would need a
-// batching transform of its graph (see docs/pipeline.md).
+// fn is traced once, for the input's shape, when the loader is made, and
+// its graph is batched (a leading batch axis on every value that depends
+// on the sample, constants broadcast): the op is then a compiled op,
+// fused into the compiled stage with the built-in ops around it, one
+// function per batch. The values fn computes from the key alone run per
+// sample before the stage and reach it as per-sample inputs, so the
+// random numbers are the ones the per-sample path draws, bit for bit.
+// When an op of fn has no batching rule (a While whose condition depends
+// on the sample, see docs/pipeline.md), fn runs compiled on its own on each
+// sample in a plain Go stage, as it does with Config.NoCompile; the reason
+// is in Loader.Stages (Stage.Notes) and logged once with log/slog.
 func TensorOp(fn any) Op {
 	name := "TensorOp"
 	if v := reflect.ValueOf(fn); v.Kind() == reflect.Func && !v.IsNil() {
@@ -81,12 +90,15 @@ func TensorOp(fn any) Op {
 			}
 		}
 	}
-	return tensorOp{name: name, fn: fn}
+	return tensorOp{name: name, fn: fn, logged: new(sync.Once)}
 }
 
 type tensorOp struct {
 	name string
 	fn   any
+	// logged: the reason the op is not fused is logged once, however
+	// many loaders use it.
+	logged *sync.Once
 }
 
 func (t tensorOp) Name() string { return t.name }
@@ -147,7 +159,17 @@ func (t tensorOp) Declare(in State, _ []State) (Decl, error) {
 		copy(s.Out.Shape, out.Shape)
 		return nil
 	}
-	return Decl{Out: out, Memory: &Alloc{DType: out.DType, Shape: slices.Clone(out.Shape)}, Run: run}, nil
+	d := Decl{Out: out, Memory: &Alloc{DType: out.DType, Shape: slices.Clone(out.Shape)}, Run: run}
+	k, err := t.tensorKernel(f, probe, out)
+	if err != nil {
+		d.Note = fmt.Sprintf("runs per sample, not fused: %v", err)
+		t.logged.Do(func() {
+			slog.Info("pipeline: a TensorOp runs per sample in a plain Go stage, not fused into the compiled stage", "op", t.name, "reason", err)
+		})
+		return d, nil
+	}
+	d.Kernel = k
+	return d, nil
 }
 
 // arrayOf wraps a value's bytes (without copying) as a gojit array.

@@ -71,6 +71,7 @@
 // (LabelSmoothing, LabelMixup); the decoders (IntDecoder, FloatDecoder,
 // BytesDecoder, JSONDecoder, NDArrayDecoder, ImageDecoder), put first in a
 // field's list by default; and custom ops: TensorOp (a gojit function over
-// one sample) and FuncOp (plain Go). docs/pipeline.md has a complete
+// one sample, batched and fused into the compiled stage) and FuncOp (plain
+// Go). docs/pipeline.md has a complete
 // example.
 package pipeline

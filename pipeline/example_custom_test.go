@@ -15,8 +15,10 @@ import (
 
 // Custom ops: a TensorOp written with gojit's tensor operations over one
 // sample (here, inverting an image; a second argument would receive the
-// sample's random key), compiled by gojit, and a FuncOp in plain Go (here,
-// each image's mean, a Float64 scalar).
+// sample's random key), batched and fused by gojit into the compiled
+// stage with the crop's resampling, and a FuncOp in plain Go (here, each
+// image's mean, a Float64 scalar), which runs in a plain Go stage after
+// it.
 func Example_customOps() {
 	dir, err := os.MkdirTemp("", "custom")
 	if err != nil {
@@ -68,6 +70,16 @@ func Example_customOps() {
 		log.Fatal(err)
 	}
 	defer l.Close()
+	// With LLVM, l.Stages() lists a plain Go stage (the crop's decode), a
+	// compiled one (the crop's resampling and invert, one function per
+	// batch) and, in a second pass, a plain Go one (mean). A TensorOp
+	// that cannot be batched would run per sample, and its stage's Notes
+	// would say why; here there is none.
+	for _, s := range l.Stages() {
+		for _, note := range s.Notes {
+			fmt.Println(note)
+		}
+	}
 	for b, err := range l.Epoch(context.Background(), 0) {
 		if err != nil {
 			log.Fatal(err)

@@ -119,6 +119,11 @@ type Decl struct {
 	// The loader runs the two parts instead of Run unless
 	// Config.NoCompile is set; Run stays the plain Go reference.
 	Split *Split
+	// Note, when not empty, says how the op runs where that is not what
+	// its kind suggests: why a TensorOp runs per sample in a plain Go
+	// stage rather than fused into a compiled one, for instance. Loader's
+	// Stages and Code show it.
+	Note string
 }
 
 // Split is an op cut into a plain Go part and a compiled part (see

@@ -31,6 +31,8 @@ type step struct {
 	// Kernel.Mirror); its Trace is skipped and its Draw rewrites the
 	// previous op's per-sample inputs.
 	folded bool
+	// note is the op's Decl.Note.
+	note string
 	// phase is the pass of the batch in which the step runs: the loader
 	// runs every field's plain Go ops of pass 0 on each sample, then the
 	// compiled stages of pass 0 over the batch, then the plain Go ops of
@@ -256,6 +258,7 @@ func buildPlans(path string, schema dataset.Schema, fields map[string][]Op, seed
 				continue
 			}
 			st.run, st.in, st.out, st.par, st.buf = d.Run, in, d.Out, -1, -1
+			st.note = d.Note
 			if compiled {
 				st.kernel = d.Kernel
 				st.out.Compilable = true

@@ -50,6 +50,9 @@ type Stage struct {
 	// plain Go stage of pass 0 on each sample, then the compiled stages of
 	// pass 0, then pass 1.
 	Pass int
+	// Notes say how some of the stage's ops run, as "op 2 (name): note":
+	// why a TensorOp runs per sample rather than fused, for instance.
+	Notes []string
 }
 
 // buildStages cuts the plans into stages, in the order they run.
@@ -323,6 +326,9 @@ func (l *Loader) stageInfo(i int) Stage {
 	st := Stage{Index: i, Field: p.name, From: p.steps[sg.from].op, To: p.steps[sg.to-1].op + 1, Compiled: sg.compiled, Pass: sg.phase}
 	for k := sg.from; k < sg.to; k++ {
 		st.Ops = append(st.Ops, p.steps[k].name)
+		if n := p.steps[k].note; n != "" {
+			st.Notes = append(st.Notes, fmt.Sprintf("op %d (%s): %s", p.steps[k].op, p.steps[k].name, n))
+		}
 	}
 	return st
 }
@@ -371,6 +377,9 @@ func (l *Loader) Code(i int) (*Code, error) {
 			b.WriteString("  [fused: not in memory]")
 		}
 		b.WriteString("\n")
+		if st.note != "" {
+			fmt.Fprintf(&b, "      note: %s\n", st.note)
+		}
 	}
 	if sg.compiled {
 		fmt.Fprintf(&b, "  arguments: the batch of %s's output, its shapes", p.steps[sg.from-1].name)

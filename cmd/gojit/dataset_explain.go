@@ -89,6 +89,9 @@ func datasetExplain(args []string, stdout, stderr io.Writer) int {
 			kind = "compiled"
 		}
 		fmt.Fprintf(stdout, "  stage %d  pass %d  %-8s  field %q: %s\n", sg.Index, sg.Pass, kind, sg.Field, strings.Join(sg.Ops, " -> "))
+		for _, n := range sg.Notes {
+			fmt.Fprintf(stdout, "    note: %s\n", n)
+		}
 	}
 	for _, sg := range stages {
 		if *only >= 0 && sg.Index != *only {
