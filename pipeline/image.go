@@ -291,29 +291,36 @@ func sampleAt(lo, hi float32, i, S, n int) (int, int, float32) {
 	return p0, min(p0+1, n-1), p - f
 }
 
+// regionsOf returns what a compiled resize reads of its input batch x
+// (Uint8 [B, H, W, C], each sample's region packed first in its slot) and
+// of shapes ([B, 3]): the batch's dimensions, and each sample's height
+// (Float32 [B, 1]) and width (Int32 and Float32 [B, 1]).
+func regionsOf(x, shapes *gojit.Tensor) (B, H, W, C int, hf, wi, wf *gojit.Tensor) {
+	xs := x.Shape()
+	wi = column(shapes, 1)
+	return xs[0], xs[1], xs[2], xs[3], column(shapes, 0).Cast(gojit.Float32), wi, wi.Cast(gojit.Float32)
+}
+
+// bilinearCoords maps the centres of S output pixels onto [lo, hi) of an
+// axis of n pixels (lo, hi, n: Float32 [B, 1]) as sampleAt does: the two
+// neighbours to interpolate (Int32 [B, S]) and the weight of the second.
+func bilinearCoords(lo, hi, n *gojit.Tensor, S int) (i0, i1, t *gojit.Tensor) {
+	pos := gojit.Iota(gojit.Float32, 1, 1, S).Add(gojit.Scalar(0.5)) // [1, S]: pixel centres
+	s := lo.Add(pos.Mul(hi.Sub(lo).Div(gojit.Scalar(float64(S))))).Sub(gojit.Scalar(0.5))
+	last := n.Sub(gojit.Scalar(1))
+	s = s.Maximum(gojit.Scalar(0)).Minimum(last)
+	f := s.Floor()
+	return f.Cast(gojit.Int32), f.Add(gojit.Scalar(1)).Minimum(last).Cast(gojit.Int32), s.Sub(f)
+}
+
 // resizeBilinear records the compiled resize: x is the batch of decoded
 // regions (Uint8 [B, H, W, c], sample b's h by w pixels packed first in its
 // row), shapes their [B, 3] sizes, box their [B, 4] crop boxes; the result
 // is Uint8 [B, S, S, c], as resampleRef computes it.
 func resizeBilinear(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
-	xs := x.Shape()
-	B, H, W, C := xs[0], xs[1], xs[2], xs[3]
-	col := func(t *gojit.Tensor, k int) *gojit.Tensor { return t.Slice([]int{0, k}, []int{B, k + 1}) } // [B, 1]
-	hf := col(shapes, 0).Cast(gojit.Float32)
-	wi := col(shapes, 1)
-	wf := wi.Cast(gojit.Float32)
-	pos := gojit.Iota(gojit.Float32, 1, 1, S).Add(gojit.Scalar(0.5)) // [1, S]: pixel centres
-	fs := gojit.Scalar(float64(S))
-	// coords maps output centres onto [lo, hi) of an axis of size n.
-	coords := func(lo, hi, n *gojit.Tensor) (i0, i1, t *gojit.Tensor) {
-		s := lo.Add(pos.Mul(hi.Sub(lo).Div(fs))).Sub(gojit.Scalar(0.5))
-		last := n.Sub(gojit.Scalar(1))
-		s = s.Maximum(gojit.Scalar(0)).Minimum(last)
-		f := s.Floor()
-		return f.Cast(gojit.Int32), f.Add(gojit.Scalar(1)).Minimum(last).Cast(gojit.Int32), s.Sub(f)
-	}
-	y0, y1, ty := coords(col(box, 1), col(box, 3), hf)
-	x0, x1, tx := coords(col(box, 0), col(box, 2), wf)
+	B, H, W, C, hf, wi, wf := regionsOf(x, shapes)
+	y0, y1, ty := bilinearCoords(column(box, 1), column(box, 3), hf, S)
+	x0, x1, tx := bilinearCoords(column(box, 0), column(box, 2), wf, S)
 	// The index of a pixel's channel is the sum of a row term [B, S, 1, 1],
 	// a column term [B, 1, S, 1] and the channel [1, 1, 1, C], each
 	// stretched to the output's shape on its own and added there (measured

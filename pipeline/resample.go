@@ -161,15 +161,10 @@ func resizeAntialias(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
 // Float32 [B, S, W, C] temporary, then a horizontal pass (Kx taps gathered
 // from it per output pixel).
 func resizeAntialiasSeparable(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
-	xs := x.Shape()
-	B, H, W, C := xs[0], xs[1], xs[2], xs[3]
-	col := func(t *gojit.Tensor, k int) *gojit.Tensor { return t.Slice([]int{0, k}, []int{B, k + 1}) } // [B, 1]
-	hf := col(shapes, 0).Cast(gojit.Float32)
-	wi := col(shapes, 1)
-	wf := wi.Cast(gojit.Float32)
+	B, H, W, C, hf, wi, wf := regionsOf(x, shapes)
 	Ky, Kx := aaTaps(H, S), aaTaps(W, S)
-	iy, wy := aaAxisTrace(col(box, 1), col(box, 3), hf, B, S, Ky)
-	ix, wx := aaAxisTrace(col(box, 0), col(box, 2), wf, B, S, Kx)
+	iy, wy := aaAxisTrace(column(box, 1), column(box, 3), hf, B, S, Ky)
+	ix, wx := aaAxisTrace(column(box, 0), column(box, 2), wf, B, S, Kx)
 
 	// Vertical: tmp[b, i, x, c] = sum over t of wy[b, i, t] * the pixel
 	// (iy[b, i, t], x, c) of sample b, x over the field's maximum width
@@ -218,15 +213,10 @@ func resizeAntialiasSeparable(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor
 // rows of each column tap first (weighted by the row weights), then the
 // columns, the order of resampleAA's sums.
 func resizeAntialiasDirect(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
-	xs := x.Shape()
-	B, H, W, C := xs[0], xs[1], xs[2], xs[3]
-	col := func(t *gojit.Tensor, k int) *gojit.Tensor { return t.Slice([]int{0, k}, []int{B, k + 1}) } // [B, 1]
-	hf := col(shapes, 0).Cast(gojit.Float32)
-	wi := col(shapes, 1)
-	wf := wi.Cast(gojit.Float32)
+	B, H, W, C, hf, wi, wf := regionsOf(x, shapes)
 	Ky, Kx := aaTaps(H, S), aaTaps(W, S)
-	iy, wy := aaAxisTrace(col(box, 1), col(box, 3), hf, B, S, Ky)
-	ix, wx := aaAxisTrace(col(box, 0), col(box, 2), wf, B, S, Kx)
+	iy, wy := aaAxisTrace(column(box, 1), column(box, 3), hf, B, S, Ky)
+	ix, wx := aaAxisTrace(column(box, 0), column(box, 2), wf, B, S, Kx)
 	full := []int{B, S, S, C}
 	flat := x.Reshape(B * H * W * C)
 	base := gojit.Iota(gojit.Int32, 0, B, 1, 1, 1).Mul(gojit.Scalar(float64(H * W * C)))

@@ -157,7 +157,7 @@ func BenchmarkResizeStage(b *testing.B) {
 }
 
 // resizeSeparable is the bilinear resize as two passes, as
-// resizeAntialias computes with two taps: rows first (each output row the
+// resizeSeparable is resizeBilinear computed rows first (each output row the
 // blend of two source rows, loaded whole), into a Float32 [B, S, W, C]
 // temporary, then columns (two gathers from it per output value). It is
 // the alternative BenchmarkResizeStage measures against resizeBilinear's
@@ -165,23 +165,9 @@ func BenchmarkResizeStage(b *testing.B) {
 // goes through memory); its results agree with resizeBilinear's within a
 // level (the blends run in another order).
 func resizeSeparable(x, shapes, box *gojit.Tensor, S int) *gojit.Tensor {
-	xs := x.Shape()
-	B, H, W, C := xs[0], xs[1], xs[2], xs[3]
-	col := func(t *gojit.Tensor, k int) *gojit.Tensor { return t.Slice([]int{0, k}, []int{B, k + 1}) } // [B, 1]
-	hf := col(shapes, 0).Cast(gojit.Float32)
-	wi := col(shapes, 1)
-	wf := wi.Cast(gojit.Float32)
-	pos := gojit.Iota(gojit.Float32, 1, 1, S).Add(gojit.Scalar(0.5)) // [1, S]: pixel centres
-	fs := gojit.Scalar(float64(S))
-	coords := func(lo, hi, n *gojit.Tensor) (i0, i1, t *gojit.Tensor) {
-		s := lo.Add(pos.Mul(hi.Sub(lo).Div(fs))).Sub(gojit.Scalar(0.5))
-		last := n.Sub(gojit.Scalar(1))
-		s = s.Maximum(gojit.Scalar(0)).Minimum(last)
-		f := s.Floor()
-		return f.Cast(gojit.Int32), f.Add(gojit.Scalar(1)).Minimum(last).Cast(gojit.Int32), s.Sub(f)
-	}
-	y0, y1, ty := coords(col(box, 1), col(box, 3), hf)
-	x0, x1, tx := coords(col(box, 0), col(box, 2), wf)
+	B, H, W, C, hf, wi, wf := regionsOf(x, shapes)
+	y0, y1, ty := bilinearCoords(column(box, 1), column(box, 3), hf, S)
+	x0, x1, tx := bilinearCoords(column(box, 0), column(box, 2), wf, S)
 
 	vfull := []int{B, S, W, C}
 	flat := x.Reshape(B * H * W * C)
