@@ -56,6 +56,14 @@ func TestDiffMatMulSum(t *testing.T) {
 				x, w, bias := floats(xa), floats(wa), floats(ba)
 				want, bound := sumOfProduct(x, w, s.m, s.k, s.n, relu, eps)
 				wantB, boundB := sumOfProduct(x, w, s.m, s.k, s.n, func(v float64, j int) float64 { return v + bias[j] }, eps)
+				// A computed left operand: x*x+x rounds twice per
+				// element, which the bound's K*eps per term covers with
+				// its factor 2.
+				x2 := make([]float64, len(x))
+				for i, v := range x {
+					x2[i] = v*v + v
+				}
+				wantL, boundL := sumOfProduct(x2, w, s.m, s.k, s.n, relu, eps)
 				cases := []struct {
 					name        string
 					fn          any
@@ -66,6 +74,7 @@ func TestDiffMatMulSum(t *testing.T) {
 					{"mean_relu", func(x, w *gojit.Tensor) *gojit.Tensor { return x.MatMul(w).Relu().Mean() }, []any{xa, wa},
 						want / float64(s.m*s.n), bound / float64(s.m*s.n)},
 					{"sum_bias", func(x, w, b *gojit.Tensor) *gojit.Tensor { return x.MatMul(w).Add(b).Sum() }, []any{xa, wa, ba}, wantB, boundB},
+					{"sum_relu_lhs", func(x, w *gojit.Tensor) *gojit.Tensor { return x.Mul(x).Add(x).MatMul(w).Relu().Sum() }, []any{xa, wa}, wantL, boundL},
 				}
 				for _, c := range cases {
 					for _, interp := range []bool{false, true} {
