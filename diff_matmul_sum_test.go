@@ -42,7 +42,7 @@ func sumOfProduct(x, w []float64, M, K, N int, f func(v float64, j int) float64,
 // checked against a float64 Go loop.
 func TestDiffMatMulSum(t *testing.T) {
 	type shape struct{ m, k, n int }
-	shapes := []shape{{1, 1, 1}, {5, 70, 37}, {13, 300, 40}, {100, 100, 100}, {37, 129, 21}, {12, 16, 16}, {127, 100, 127}, {128, 64, 128}, {25, 513, 33}}
+	shapes := []shape{{1, 1, 1}, {5, 70, 37}, {13, 300, 40}, {100, 100, 100}, {37, 129, 21}, {12, 16, 16}, {127, 100, 127}, {128, 64, 128}, {25, 513, 33}, {64, 1024, 64}}
 	relu := func(v float64, _ int) float64 { return max(v, 0) }
 	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64} {
 		eps := 0x1p-23
@@ -116,6 +116,22 @@ func TestMatMulSumFused(t *testing.T) {
 	}
 	plan := l.Fused[strings.Index(l.Fused, "group 0"):]
 	if strings.Count(plan, "group ") != 3 || !strings.Contains(plan, "(reduce_sum): %4 ") {
+		t.Errorf("plan:\n%s", plan)
+	}
+}
+
+// TestMatMulSumLargeK checks that a product with too many multiply-adds
+// for one thread (4.2M) keeps its own group, which the runtime may split.
+func TestMatMulSumLargeK(t *testing.T) {
+	f, err := gojit.Compile(func(x, w *gojit.Tensor) *gojit.Tensor { return x.MatMul(w).Relu().Sum() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := f.Lower(gojit.New(gojit.Float32, 64, 1024), gojit.New(gojit.Float32, 1024, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan := l.Fused[strings.Index(l.Fused, "group 0"):]; !strings.Contains(plan, "(matmul)") {
 		t.Errorf("plan:\n%s", plan)
 	}
 }

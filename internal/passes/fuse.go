@@ -251,8 +251,14 @@ func matMulEpilogue(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int) (
 }
 
 // matMulSumBytes bounds the product a summed epilogue keeps (on the
-// stack of the thread running it, matMulSum).
-const matMulSumBytes = 64 << 10
+// stack of the thread running it, matMulSum), and matMulSumMACs its
+// multiply-adds: the group runs on one thread, and from 3.1M of them
+// (runtime.ParallelWork elements of internal/codegen's mmMACsPerElement)
+// the runtime splits a product across threads.
+const (
+	matMulSumBytes = 64 << 10
+	matMulSumMACs  = 32 << 10 * 96
+)
 
 // matMulSum is matMulEpilogue for a group whose root is a float sum over
 // every element (mean(relu(x@w)), GT2's pattern) of elementwise ops of
@@ -265,7 +271,8 @@ const matMulSumBytes = 64 << 10
 func matMulSum(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int) (int, bool) {
 	m := &g.Nodes[mm]
 	if m.Shape.Rank() != 2 || m.DType != ir.Float32 && m.DType != ir.Float64 ||
-		m.Shape.Size()*m.DType.Size() > matMulSumBytes || m.Shape.Size() == 0 {
+		m.Shape.Size()*m.DType.Size() > matMulSumBytes || m.Shape.Size() == 0 ||
+		m.Shape.Size()*g.Nodes[m.Args[0]].Shape[1] > matMulSumMACs {
 		return 0, false
 	}
 	e := -1
