@@ -170,11 +170,3 @@ func floats(a *gojit.Array) []float64 {
 	}
 	panic("floats: " + a.DType().String())
 }
-
-func sumAbs(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += math.Abs(v)
-	}
-	return s
-}
