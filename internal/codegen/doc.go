@@ -29,7 +29,14 @@
 // (relu(x@w + b); passes.Plan.MatMul) are its epilogue: the group's root
 // is the last of them, the product is accumulated in the root's buffer,
 // and each panel of a chunk is overwritten with the epilogue's values as
-// soon as its last block of k is done, while it is still in cache.
+// soon as its last block of k is done, while it is still in cache. A
+// float sum of all of such an epilogue's elements (GT2's
+// mean(relu(x@w)), passes.matMulSum) is computed by the matmul's group
+// too, for products of at most 64 KiB that the runtime would not split:
+// the product lives on the stack, B is packed panel by panel, and one
+// flat loop with several vector accumulators sums the epilogue
+// (mmCtx.sumEpilogue) instead of a reduction group of its own reading a
+// stored product row by row.
 //
 // Matmul: tiled LLVM code or OpenBLAS. We chose the generated microkernel.
 // It needs no new dependency, no symbol resolution outside the module and

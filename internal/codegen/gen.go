@@ -482,8 +482,12 @@ type group struct {
 // loop (the %end the entry passes when the group is alone in its nest).
 func (gr *group) emitBody() int {
 	n := &gr.g.Nodes[gr.root]
+	mm := gr.p.MatMul[gr.p.Group[gr.root]]
 	switch n.Op.Kind() {
 	case ir.KindReduce, ir.KindArgReduce:
+		if mm >= 0 {
+			return gr.emitMatMul(&gr.g.Nodes[mm]) // summing its epilogue
+		}
 		return gr.emitReduce(n)
 	case ir.KindMatMul:
 		return gr.emitMatMul(n)
@@ -498,7 +502,7 @@ func (gr *group) emitBody() int {
 			return gr.emitUniformRoot(n) // random.go
 		}
 	}
-	if mm := gr.p.MatMul[gr.p.Group[gr.root]]; mm >= 0 {
+	if mm >= 0 {
 		return gr.emitMatMul(&gr.g.Nodes[mm]) // with the root as its epilogue
 	}
 	return gr.emitMap(n)

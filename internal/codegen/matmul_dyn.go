@@ -63,7 +63,7 @@ func (gr *group) emitMatMulDyn(n *ir.Node) int {
 	batch := an.Shape[:r-2].Size()
 	lanes := 64 / dt.Size()
 	mm := &mmCtx{gr: gr, dt: dt, A: gr.buf(n.Args[0]), B: gr.buf(n.Args[1]), K: gr.sized(n.Args[0], r-1, K), N: gr.sized(n.Args[1], r-1, N), lanes: lanes,
-		mm: gr.p.MatMul[gr.p.Group[gr.root]]}
+		mm: gr.p.MatMul[gr.p.Group[gr.root]], C: gr.out}
 	mm.epilogue = mm.mm >= 0
 	Mv := gr.sized(n.Args[0], r-2, M)
 	if isConst(Mv) {

@@ -43,7 +43,10 @@ type Plan struct {
 	// group with its shape, and the root has its shape and dtype, so the
 	// group computes the product a tile at a time in the root's buffer
 	// and applies the epilogue while the tile is in cache (see
-	// matMulEpilogue). The matmul itself is not materialized.
+	// matMulEpilogue). The root may instead be a float sum of all of such
+	// ops' elements (mean(relu(x@w))): the group then keeps the product
+	// on the stack and sums the epilogue as it goes (matMulSum). The
+	// matmul itself is not materialized.
 	MatMul []ir.Value
 }
 
@@ -63,7 +66,13 @@ type Plan struct {
 //     unless reading it costs no arithmetic (see cheapIndexing) or it is a
 //     short sum of products of integers (indexSum), so an expensive
 //     expression is not recomputed once per copy.
-func Fuse(g *ir.Graph) *Plan {
+func Fuse(g *ir.Graph) *Plan { return fuse(g, true) }
+
+// FuseDynamic is Fuse for a module with dynamic dimensions: its matmuls
+// take no summed epilogue (matMulSum), which needs the product's size.
+func FuseDynamic(g *ir.Graph) *Plan { return fuse(g, false) }
+
+func fuse(g *ir.Graph, sums bool) *Plan {
 	n := len(g.Nodes)
 	p := &Plan{Graph: g, Materialized: make([]bool, n), Group: make([]int, n)}
 	isOut := g.IsOutput()
@@ -106,7 +115,11 @@ func Fuse(g *ir.Graph) *Plan {
 			root = true
 		case ir.KindMatMul:
 			root = true
-			if e, ok := matMulEpilogue(g, ir.Value(i), users, group); ok && !own {
+			e, ok := matMulEpilogue(g, ir.Value(i), users, group)
+			if !ok && sums {
+				e, ok = matMulSum(g, ir.Value(i), users, group)
+			}
+			if ok && !own {
 				if _, taken := epilogue[e]; !taken {
 					epilogue[e] = ir.Value(i)
 					group[i] = e
@@ -235,6 +248,67 @@ func matMulEpilogue(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int) (
 	}
 	r := &g.Nodes[e]
 	return e, seen[ir.Value(e)] && r.DType == m.DType
+}
+
+// matMulSumBytes bounds the product a summed epilogue keeps (on the
+// stack of the thread running it, matMulSum), and matMulSumMACs its
+// multiply-adds: the group runs on one thread, and from 3.1M of them
+// (runtime.ParallelWork elements of internal/codegen's mmMACsPerElement)
+// the runtime splits a product across threads.
+const (
+	matMulSumBytes = 64 << 10
+	matMulSumMACs  = 32 << 10 * 96
+)
+
+// matMulSum is matMulEpilogue for a group whose root is a float sum over
+// every element (mean(relu(x@w)), GT2's pattern) of elementwise ops of
+// the product with its shape: the group computes the product into a
+// buffer on the stack and adds each element of the sum's operand into
+// per-column partial sums while the product's panel is in cache, instead
+// of storing the product for a reduction loop of its own. Only a 2-D
+// product of at most matMulSumBytes qualifies; the group then runs as one
+// piece (no split across threads).
+func matMulSum(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int) (int, bool) {
+	m := &g.Nodes[mm]
+	if m.Shape.Rank() != 2 || m.DType != ir.Float32 && m.DType != ir.Float64 ||
+		m.Shape.Size()*m.DType.Size() > matMulSumBytes || m.Shape.Size() == 0 ||
+		m.Shape.Size()*g.Nodes[m.Args[0]].Shape[1] > matMulSumMACs {
+		return 0, false
+	}
+	e := -1
+	stack := []ir.Value{mm}
+	seen := map[ir.Value]bool{}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, u := range users[v] {
+			if seen[u] {
+				continue
+			}
+			seen[u] = true
+			un := &g.Nodes[u]
+			sum := un.Op == ir.OpReduceSum && un.Shape.Rank() == 0 && un.DType == m.DType
+			if !sum && (!un.Op.IsElementwise() || !slices.Equal(un.Shape, m.Shape)) {
+				return 0, false
+			}
+			switch gu := group[u]; {
+			case gu < 0:
+				return 0, false
+			case e == -1:
+				e = gu
+			case gu != e:
+				return 0, false
+			}
+			if sum {
+				if int(u) != e {
+					return 0, false
+				}
+				continue
+			}
+			stack = append(stack, u)
+		}
+	}
+	return e, e >= 0 && seen[ir.Value(e)] && g.Nodes[e].Op == ir.OpReduceSum
 }
 
 // cheapLayout reports whether v is a layout op (not a concat, which

@@ -136,7 +136,7 @@ func BuildDynamicAcquired(g1, g2 *ir.Graph, b1, b2 int, opt Options) (*Executabl
 		if err != nil {
 			return nil, err
 		}
-		plans[i] = passes.Fuse(cg)
+		plans[i] = passes.FuseDynamic(cg)
 	}
 	axes, scale := dynamicAxes(plans[0].Graph, plans[1].Graph, b1, b2)
 	for i, b := range []int{b1, b2} {
