@@ -217,6 +217,20 @@ func fuse(g *ir.Graph, sums bool) *Plan {
 // with the epilogue once its sum is complete.
 func matMulEpilogue(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int) (int, bool) {
 	m := &g.Nodes[mm]
+	e, seen := epilogueGroup(g, mm, users, group, func(*ir.Node) bool { return false })
+	if e < 0 {
+		return 0, false
+	}
+	return e, seen[ir.Value(e)] && g.Nodes[e].DType == m.DType
+}
+
+// epilogueGroup walks the values that depend on matmul mm through its
+// users: each must be an elementwise op of mm's shape, or a value last
+// accepts, which must then be its group's root and is not walked past.
+// It returns the one group they all belong to (-1 when there is none or
+// they are in several) and the values walked.
+func epilogueGroup(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int, last func(*ir.Node) bool) (int, map[ir.Value]bool) {
+	m := &g.Nodes[mm]
 	e := -1
 	stack := []ir.Value{mm}
 	seen := map[ir.Value]bool{}
@@ -229,25 +243,28 @@ func matMulEpilogue(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int) (
 			}
 			seen[u] = true
 			un := &g.Nodes[u]
-			if !un.Op.IsElementwise() || !slices.Equal(un.Shape, m.Shape) {
-				return 0, false
+			end := last(un)
+			if !end && (!un.Op.IsElementwise() || !slices.Equal(un.Shape, m.Shape)) {
+				return -1, nil
 			}
 			switch gu := group[u]; {
 			case gu < 0:
-				return 0, false
+				return -1, nil
 			case e == -1:
 				e = gu
 			case gu != e:
-				return 0, false
+				return -1, nil
+			}
+			if end {
+				if int(u) != e {
+					return -1, nil
+				}
+				continue
 			}
 			stack = append(stack, u)
 		}
 	}
-	if e < 0 {
-		return 0, false
-	}
-	r := &g.Nodes[e]
-	return e, seen[ir.Value(e)] && r.DType == m.DType
+	return e, seen
 }
 
 // matMulSumBytes bounds the product a summed epilogue keeps (on the
@@ -275,39 +292,9 @@ func matMulSum(g *ir.Graph, mm ir.Value, users [][]ir.Value, group []int) (int, 
 		m.Shape.Size()*g.Nodes[m.Args[0]].Shape[1] > matMulSumMACs {
 		return 0, false
 	}
-	e := -1
-	stack := []ir.Value{mm}
-	seen := map[ir.Value]bool{}
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, u := range users[v] {
-			if seen[u] {
-				continue
-			}
-			seen[u] = true
-			un := &g.Nodes[u]
-			sum := un.Op == ir.OpReduceSum && un.Shape.Rank() == 0 && un.DType == m.DType
-			if !sum && (!un.Op.IsElementwise() || !slices.Equal(un.Shape, m.Shape)) {
-				return 0, false
-			}
-			switch gu := group[u]; {
-			case gu < 0:
-				return 0, false
-			case e == -1:
-				e = gu
-			case gu != e:
-				return 0, false
-			}
-			if sum {
-				if int(u) != e {
-					return 0, false
-				}
-				continue
-			}
-			stack = append(stack, u)
-		}
-	}
+	e, seen := epilogueGroup(g, mm, users, group, func(un *ir.Node) bool {
+		return un.Op == ir.OpReduceSum && un.Shape.Rank() == 0 && un.DType == m.DType
+	})
 	return e, e >= 0 && seen[ir.Value(e)] && g.Nodes[e].Op == ir.OpReduceSum
 }
 
