@@ -55,18 +55,28 @@ func (t tensorOp) tensorKernel(f *gojit.Func, probe []any, out State) (*Kernel, 
 			return nil, err
 		}
 		var once sync.Once
+		// Each draw's arrays come from a pool (Draw runs on every worker
+		// at once): the key and the result wrap the scratch's slices,
+		// which a draw rewrites and copies out, so a draw allocates
+		// nothing in steady state.
+		per := k.PerSample
+		pool := sync.Pool{New: func() any { return newDrawScratch(per) }}
 		k.Draw = func(s *Sample, dst []float32) {
+			sc := pool.Get().(*drawScratch)
+			defer pool.Put(sc)
 			// The key the per-sample Run would use (see tensorOp.run).
 			r := s.Rand()
-			key := gojit.FromInt32([]int32{int32(r.Uint32()), int32(r.Uint32())}, 2)
-			if err := draw.CallInto([]*gojit.Array{gojit.FromFloat32(dst, len(dst))}, key); err != nil {
+			sc.key[0], sc.key[1] = int32(r.Uint32()), int32(r.Uint32())
+			if err := draw.CallInto(sc.outs, sc.args...); err != nil {
 				// Draw cannot fail: the sample's values become NaN (and
 				// the problem is logged) rather than stale numbers.
 				for i := range dst {
 					dst[i] = float32(math.NaN())
 				}
 				once.Do(func() { slog.Error("pipeline: TensorOp's per-sample draw failed", "op", t.name, "err", err) })
+				return
 			}
+			copy(dst, sc.out)
 		}
 	}
 	k.Trace = func(x, _, params *gojit.Tensor, _ []*gojit.Tensor) *gojit.Tensor {
@@ -90,4 +100,20 @@ func (t tensorOp) tensorKernel(f *gojit.Func, probe []any, out State) (*Kernel, 
 		return y
 	}
 	return k, nil
+}
+
+// drawScratch is one draw's memory: the key and the result, and the
+// arrays and argument lists that wrap them.
+type drawScratch struct {
+	key  []int32
+	out  []float32
+	outs []*gojit.Array
+	args []any
+}
+
+func newDrawScratch(per int) *drawScratch {
+	sc := &drawScratch{key: make([]int32, 2), out: make([]float32, per)}
+	sc.outs = []*gojit.Array{gojit.FromFloat32(sc.out, per)}
+	sc.args = []any{gojit.FromInt32(sc.key, 2)}
+	return sc
 }

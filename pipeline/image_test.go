@@ -417,7 +417,8 @@ func TestCorruptJPEG(t *testing.T) {
 }
 
 // TestCompiledSteadyStateAllocations: with a compiled stage (the crop
-// pipeline, bilinear and antialiased, and label smoothing), a batch
+// pipeline, bilinear and antialiased, with a random TensorOp fused in,
+// and label smoothing), a batch
 // allocates nothing in the steady state either: the stage's arguments are
 // made once per slot.
 func TestCompiledSteadyStateAllocations(t *testing.T) {
@@ -428,16 +429,25 @@ func TestCompiledSteadyStateAllocations(t *testing.T) {
 		t.Skip("the race detector's sync.Pool drops items at random")
 	}
 	path := writeImageFile(t, 120)
-	for _, opts := range [][]CropOption{nil, {Antialias()}} {
-		steadyAllocations(t, path, opts)
+	// A random TensorOp: its key-only part is drawn per sample (Draw).
+	brightness := TensorOp(func(x, key *gojit.Tensor) *gojit.Tensor {
+		return x.Cast(gojit.Float32).Mul(gojit.Uniform(key, gojit.Float32, 3).Add(gojit.Scalar(0.5)))
+	})
+	for _, c := range []struct {
+		opts  []CropOption
+		extra []Op
+	}{{nil, nil}, {[]CropOption{Antialias()}, nil}, {nil, []Op{brightness}}} {
+		steadyAllocations(t, path, c.opts, c.extra)
 	}
 }
 
-func steadyAllocations(t *testing.T, path string, opts []CropOption) {
+func steadyAllocations(t *testing.T, path string, opts []CropOption, extra []Op) {
 	t.Helper()
 	mallocs := func(batch int) float64 {
+		img := []Op{RandomResizedCropJPEG(16, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}, opts...), RandomHorizontalFlip(0.5)}
+		img = append(append(img, extra...), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW())
 		l, err := NewLoader(path, Config{BatchSize: batch, Workers: 2, BatchesAhead: 1, Order: Random, Fields: map[string][]Op{
-			"jpg":   {RandomResizedCropJPEG(16, [2]float64{0.08, 1}, [2]float64{3.0 / 4, 4.0 / 3}, opts...), RandomHorizontalFlip(0.5), Normalize(imagenetMean, imagenetStd, gojit.Float32), ToCHW()},
+			"jpg":   img,
 			"label": {IntDecoder(), LabelSmoothing(10, 0.1)},
 		}})
 		if err != nil {
@@ -455,9 +465,14 @@ func steadyAllocations(t *testing.T, path string, opts []CropOption) {
 	}
 	few, many := mallocs(60), mallocs(2) // 2 and 60 batches
 	perBatch := (many - few) / 58
-	t.Logf("antialias %v: allocations per epoch: %.0f with 2 batches, %.0f with 60: %.3f per batch", opts != nil, few, many, perBatch)
+	t.Logf("antialias %v, %d extra ops: allocations per epoch: %.0f with 2 batches, %.0f with 60: %.3f per batch", opts != nil, len(extra), few, many, perBatch)
 	if perBatch > 0.05 {
-		t.Fatalf("antialias %v: %.3f allocations per batch in the steady state (%.0f per epoch of 2 batches, %.0f of 60)", opts != nil, perBatch, few, many)
+		t.Fatalf("antialias %v, %d extra ops: %.3f allocations per batch in the steady state (%.0f per epoch of 2 batches, %.0f of 60)", opts != nil, len(extra), perBatch, few, many)
+	}
+	// Nor per sample: an epoch (120 samples) allocates a fixed handful
+	// (its iterator and channels).
+	if few > 30 {
+		t.Fatalf("antialias %v, %d extra ops: %.0f allocations per epoch of 120 samples: some op allocates per sample", opts != nil, len(extra), few)
 	}
 }
 
