@@ -7,6 +7,7 @@ package gojit_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -202,6 +203,23 @@ func TestIndexOutOfRange(t *testing.T) {
 	checkTraceError(t, func(x, i *gojit.Tensor) *gojit.Tensor {
 		return x.TakeAlongAxis(i.Reshape(3, 1).BroadcastTo(3, 4), 0)
 	}, []any{x, small}, "TakeAlongAxis: index 8 at indices[2,0]")
+}
+
+// TestIndexOutOfRangeScalar: a 0-D index read by a gather fused into
+// arithmetic (a group with no loops) is checked too; the second copy of
+// the group, which reports the error, once reused the first copy's
+// unchecked values and returned a result. FuzzCompiledVsInterpreter found
+// it.
+func TestIndexOutOfRangeScalar(t *testing.T) {
+	for _, v := range []float64{1, -2, 254} {
+		fn := func(x, i *gojit.Tensor) *gojit.Tensor { return x.Take(i, 0).Sin() }
+		checkTraceError(t, fn, []any{gojit.FromFloat32([]float32{0.5}, 1), gojit.ScalarArray(v, gojit.Int32)},
+			fmt.Sprintf("Take: index %d at indices[] is out of range for axis 0 of size 1", int(v)), "Take")
+	}
+	ok := func(x, i *gojit.Tensor) *gojit.Tensor { return x.Take(i, 0).Sin() }
+	if _, _, cerr, ierr := runBoth(t, ok, []any{gojit.FromFloat32([]float32{0.5}, 1), gojit.ScalarArray(-1, gojit.Int32)}); cerr != nil || ierr != nil {
+		t.Errorf("index -1: compiled %v, interpreted %v", cerr, ierr)
+	}
 }
 
 // TestIndexEmptyAxis: along an axis of size 0 every index is out of range;

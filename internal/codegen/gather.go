@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"maps"
 	"math"
 	"strconv"
 
@@ -41,9 +42,15 @@ func (gr *group) gathers(v ir.Value, seen map[ir.Value]bool) bool {
 // emitDeferredChecks writes nest, the group's loops, with deferred checks,
 // then the branch on the flag to a second copy of nest with the branching
 // checks.
+//
+// Each copy starts from the values known before the nest: a value the
+// fast copy computed outside any loop (a 0-D group has none) must not be
+// reused by the second, whose checks would then never run.
 func (gr *group) emitDeferredChecks(nest func()) {
 	flag := gr.alloca("i8")
 	gr.stmt("store i8 0, ptr %s", flag)
+	saved := gr.memo
+	gr.memo = maps.Clone(saved)
 	gr.anyBad = flag
 	nest()
 	gr.anyBad = ""
@@ -51,9 +58,11 @@ func (gr *group) emitDeferredChecks(nest func()) {
 	slow, done := gr.newLabel("recheck"), gr.newLabel("checked")
 	gr.stmt("br i1 %s, label %%%s, label %%%s%s", bad, slow, done, gr.coldWeights())
 	gr.block(slow)
+	gr.memo = maps.Clone(saved)
 	nest()
 	gr.stmt("br label %%%s", done)
 	gr.block(done)
+	gr.memo = saved
 }
 
 // checkedIndex is checkIndex for the index tensor idx read at ii (pos
