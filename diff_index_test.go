@@ -222,6 +222,39 @@ func TestIndexOutOfRangeScalar(t *testing.T) {
 	}
 }
 
+// TestIndexOutOfRangeWithLoops: a function with a loop runs its steps in
+// generated drivers when it can; a step that checks indices must still
+// report a bad index, after the loop, inside its body, and along an empty
+// axis. The drivers once dropped it (FuzzCompiledVsInterpreter found it).
+func TestIndexOutOfRangeWithLoops(t *testing.T) {
+	x := gojit.FromFloat32([]float32{1, 2, 3, 4}, 4)
+	loop := func(s0 *gojit.Tensor, body func(s *gojit.Tensor) *gojit.Tensor) *gojit.Tensor {
+		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(3), []*gojit.Tensor{s0}, func(_ *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+			return []*gojit.Tensor{body(s[0])}
+		})[0]
+	}
+	after := func(x, i *gojit.Tensor) *gojit.Tensor {
+		return loop(x, func(s *gojit.Tensor) *gojit.Tensor { return s.Add(x) }).Take(i, 0)
+	}
+	inside := func(x, i *gojit.Tensor) *gojit.Tensor {
+		return loop(x, func(s *gojit.Tensor) *gojit.Tensor { return s.Add(x.Take(i, 0)) })
+	}
+	bad := gojit.FromInt32([]int32{0, 7, 1, 2}, 4)
+	checkTraceError(t, after, []any{x, bad}, "Take: index 7 at indices[1] is out of range for axis 0 of size 4")
+	checkTraceError(t, inside, []any{x, bad}, "Take: index 7 at indices[1] is out of range for axis 0 of size 4")
+	good := gojit.FromInt32([]int32{0, 3, 1, 2}, 4)
+	for _, fn := range []func(x, i *gojit.Tensor) *gojit.Tensor{after, inside} {
+		comp, ref, cerr, rerr := runBoth(t, fn, []any{x, good})
+		if cerr != nil || rerr != nil || diffArrays(comp[0], ref[0], 0) != "" {
+			t.Errorf("good indices: compiled %v %v, interpreted %v %v", comp, cerr, ref, rerr)
+		}
+	}
+	empty := func(x *gojit.Tensor) *gojit.Tensor {
+		return loop(x, func(s *gojit.Tensor) *gojit.Tensor { return s.LogicalOr(x) }).Take(gojit.Scalar(0), 0).LogicalNot()
+	}
+	checkTraceError(t, empty, []any{gojit.New(gojit.Bool, 0, 4)}, "Take: index 0 at indices[] is out of range for axis 0 of size 0")
+}
+
 // TestIndexEmptyAxis: along an axis of size 0 every index is out of range;
 // the compiled code must report it without reading or writing (the buffer
 // is empty). The fuzzer found the read (testdata/fuzz).

@@ -29,9 +29,11 @@ func nativeLoop(cond, body *Executable) bool {
 }
 
 // nativeOK reports whether e can run in generated code: compiled, not
-// split across threads, not dynamic; a staged e when all its steps' and
-// regions' executables can (as last built: eviction does not change what
-// an executable is).
+// split across threads, not dynamic, and not checking indices (the
+// drivers do not read a kernel's error slot, so a bad index would go
+// unreported: such steps run from Go, which does); a staged e when all
+// its steps' and regions' executables can (as last built: eviction does
+// not change what an executable is).
 func nativeOK(e *Executable) bool {
 	if e.staged != nil {
 		for _, s := range e.staged.steps {
@@ -43,7 +45,7 @@ func nativeOK(e *Executable) bool {
 		}
 		return true
 	}
-	return e.kernel != nil && !e.parallel && e.Dynamic == nil
+	return e.kernel != nil && !e.parallel && e.Dynamic == nil && e.Module.ErrorSlot < 0
 }
 
 // driverSet is the compiled drivers (codegen.Drivers).
