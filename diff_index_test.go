@@ -358,3 +358,72 @@ func TestScatterAddSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexErrorNamesOwnLine: two Funcs whose graphs differ only in their
+// source lines share one kernel (the signature leaves positions out); an
+// index error must still name the line of the Func that was called, not of
+// the one that built the kernel. Also for a dynamic dimension and a loop.
+func TestIndexErrorNamesOwnLine(t *testing.T) {
+	x := gojit.FromFloat32([]float32{1, 2, 3, 4}, 4)
+	bad := gojit.FromInt32([]int32{0, 7}, 2)
+	var line1, line2 string
+	first := func(x, i *gojit.Tensor) *gojit.Tensor {
+		line1 = hereAt(1)
+		return x.Take(i, 0).Mul(gojit.Scalar(3))
+	}
+	second := func(x, i *gojit.Tensor) *gojit.Tensor {
+		line2 = hereAt(1)
+		return x.Take(i, 0).Mul(gojit.Scalar(3))
+	}
+	looped := func(x, i *gojit.Tensor) *gojit.Tensor {
+		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(2), []*gojit.Tensor{x}, func(_ *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+			return []*gojit.Tensor{s[0].Add(first(x, i).Sum(0))}
+		})[0]
+	}
+	loopedToo := func(x, i *gojit.Tensor) *gojit.Tensor {
+		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(2), []*gojit.Tensor{x}, func(_ *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+			return []*gojit.Tensor{s[0].Add(second(x, i).Sum(0))}
+		})[0]
+	}
+	for _, tc := range []struct {
+		name        string
+		a, b        any
+		opts        []gojit.Option
+		args, args2 []any
+	}{
+		{"static", first, second, nil, []any{x, bad}, []any{x, bad}},
+		{"dynamic", first, second, []gojit.Option{gojit.WithDynamicDim(1, 0)},
+			[]any{x, gojit.FromInt32([]int32{0, 1, 2}, 3)}, []any{x, gojit.FromInt32([]int32{1, 9, 2, 3}, 4)}},
+		{"loop", looped, loopedToo, nil, []any{x, bad}, []any{x, bad}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fa, err := gojit.Compile(tc.a, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fb, err := gojit.Compile(tc.b, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := fa.Call(tc.args...); tc.name == "dynamic" && err != nil {
+				t.Fatal(err) // the dynamic case warms up on good indices
+			}
+			if tc.name == "dynamic" {
+				if _, err := fa.Call(x, gojit.FromInt32([]int32{1, 1}, 2)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err = fb.Call(tc.args2...)
+			if err == nil || !strings.Contains(err.Error(), line2) || strings.Contains(err.Error(), line1) {
+				t.Errorf("second Func's error %v: want its own line %s, not %s", err, line2, line1)
+			}
+			if !errors.Is(err, gojit.ErrIndexOutOfRange) {
+				t.Errorf("error %v does not wrap ErrIndexOutOfRange", err)
+			}
+			_, err = fa.Call(tc.args2...)
+			if err == nil || !strings.Contains(err.Error(), line1) {
+				t.Errorf("first Func's error %v: want its line %s", err, line1)
+			}
+		})
+	}
+}
