@@ -26,12 +26,14 @@ const (
 	DriverFinal      // copies when the body ran an odd number of times (set 1 to set 0)
 	DriverNFinal     // their number
 	DriverIterations // out: how many times the body ran
+	DriverErr        // the run's error slot (see Drivers), or null
 	DriverWords      // the number of words
 )
 
-// Sequence driver tables (SeqDriver): word 0 is the number of steps, then
-// SeqStepWords words per step at 1 + step*SeqStepWords, laid out by the
-// Seq constants. A step calls function A (when not null) and runs A's
+// Sequence driver tables (SeqDriver): word 0 is the number of steps, word
+// 1 the run's error slot (see Drivers) or null, then SeqStepWords words
+// per step at SeqHeader + step*SeqStepWords, laid out by the Seq
+// constants. A step calls function A (when not null) and runs A's
 // copies; a cond step does so with B instead when the byte at Pred is 0.
 const (
 	SeqKind     = iota // SeqCall or SeqCond
@@ -48,6 +50,8 @@ const (
 
 	SeqCall = 0
 	SeqCond = 1
+
+	SeqHeader = 2 // words before the first step
 )
 
 // Drivers returns the LLVM IR of a module of three functions: CALL, the
@@ -78,6 +82,15 @@ const (
 // Cond in a loop body) runs as such a sequence, so the loop driver can
 // call it like any compiled region, and the branch is taken in generated
 // code too, and a step may call the loop driver, so loops nest.
+//
+// Both drivers stop as soon as a call leaves an error in the run's error
+// slot (word 1 of the four words that kernels checking indices record an
+// out-of-range index in, internal/codegen/indexing.go; the runtime points
+// every such kernel of the run at the same slot): the loop driver after
+// the cond or the body, the sequence driver after any step, so a loop
+// whose condition reads a clamped index cannot run on for ever, and the
+// runtime, seeing the slot set, runs the call again step by step from Go,
+// which reports the error of the kernel that met it.
 func Drivers(call, entry, seq string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `; gojit control-flow drivers
@@ -118,13 +131,18 @@ entry:
 	load("fin", "ptr", DriverFinal)
 	load("nfin", "i64", DriverNFinal)
 	word("iters", DriverIterations)
+	load("err", "ptr", DriverErr)
 	b.WriteString(`  br label %head
 
 head:
-  %odd = phi i1 [ false, %entry ], [ %nodd, %next ]
-  %n = phi i64 [ 0, %entry ], [ %n1, %next ]
+  %odd = phi i1 [ false, %entry ], [ %nodd, %next2 ]
+  %n = phi i64 [ 0, %entry ], [ %n1, %next2 ]
   %ca = select i1 %odd, ptr %ca1, ptr %ca0
   call void %cond(ptr %ca)
+  %cfail = call i1 @gojit.failed(ptr %err)
+  br i1 %cfail, label %fail, label %head2
+
+head2:
   %cc = select i1 %odd, ptr %cc1, ptr %cc0
   %nc = select i1 %odd, i64 %nc1, i64 %nc0
   call void @gojit.copies(ptr %cc, i64 %nc)
@@ -135,6 +153,10 @@ head:
 next:
   %ba = select i1 %odd, ptr %ba1, ptr %ba0
   call void %body(ptr %ba)
+  %bfail = call i1 @gojit.failed(ptr %err)
+  br i1 %bfail, label %fail, label %next2
+
+next2:
   %bc = select i1 %odd, ptr %bc1, ptr %bc0
   %nb = select i1 %odd, i64 %nb1, i64 %nb0
   call void @gojit.copies(ptr %bc, i64 %nb)
@@ -147,6 +169,26 @@ done:
   %fc = select i1 %odd, i64 %nfin, i64 0
   call void @gojit.copies(ptr %fin, i64 %fc)
   ret void
+
+fail:
+  store i64 %n, ptr %iters.p, align 8
+  ret void
+}
+
+; failed reports whether the error slot at %e (if any) holds an error.
+define internal i1 @gojit.failed(ptr %e) #0 {
+entry:
+  %has = icmp ne ptr %e, null
+  br i1 %has, label %check, label %no
+
+check:
+  %np = getelementptr inbounds i64, ptr %e, i64 1
+  %node = load volatile i64, ptr %np, align 8
+  %set = icmp ne i64 %node, 0
+  ret i1 %set
+
+no:
+  ret i1 false
 }
 
 ; copies runs n copies of a table of (dst, src, bytes) triples.
@@ -179,13 +221,15 @@ done:
 define void @SEQ(ptr %t) #0 {
 entry:
   %n = load i64, ptr %t, align 8
+  %ep = getelementptr inbounds i64, ptr %t, i64 1
+  %err = load ptr, ptr %ep, align 8
   %any = icmp sgt i64 %n, 0
   br i1 %any, label %loop, label %done
 
 loop:
   %s = phi i64 [ 0, %entry ], [ %s1, %copy ]
   %b0 = mul nuw nsw i64 %s, STEP
-  %base = add nuw nsw i64 %b0, 1
+  %base = add nuw nsw i64 %b0, HEADER
   %kp = getelementptr inbounds i64, ptr %t, i64 %base
   %kind = load i64, ptr %kp, align 8
   %isc = icmp eq i64 %kind, COND
@@ -219,7 +263,8 @@ pick:
 
 call:
   call void %fn(ptr %args)
-  br label %copy
+  %failed = call i1 @gojit.failed(ptr %err)
+  br i1 %failed, label %done, label %copy
 
 copy:
   call void @gojit.copies(ptr %copies, i64 %ncopies)
@@ -236,6 +281,6 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 attributes #0 = { nounwind }
 `)
 	r := strings.NewReplacer("@SEQ", "@"+seq, "STEP", fmt.Sprint(SeqStepWords), "COND", fmt.Sprint(SeqCond),
-		"PRED", fmt.Sprint(SeqPred), "FNA", fmt.Sprint(SeqFnA), "FNB", fmt.Sprint(SeqFnB))
+		"PRED", fmt.Sprint(SeqPred), "HEADER", fmt.Sprint(SeqHeader), "FNA", fmt.Sprint(SeqFnA), "FNB", fmt.Sprint(SeqFnB))
 	return r.Replace(b.String())
 }

@@ -375,7 +375,9 @@ func (e *Executable) runStaged(ins, outs []unsafe.Pointer, o RunOptions) error {
 	// (the steps of a small Cond take 0.6 µs from Go).
 	if e.staged.loops && nativeOK(e) {
 		if _, err := drivers(); err == nil {
-			return e.staged.runNative(ins, outs)
+			if err := e.staged.runNative(ins, outs); err != errRunFromGo {
+				return err
+			}
 		}
 	}
 	return e.staged.run(ins, outs, o)
@@ -425,7 +427,8 @@ func (st *staged) run(ins, outs []unsafe.Pointer, o RunOptions) error {
 		case stepWhile:
 			if nativeLoop(exes[0], exes[1]) {
 				err = st.loopNative(s, ptr)
-			} else {
+			}
+			if !nativeLoop(exes[0], exes[1]) || err == errRunFromGo {
 				err = st.loop(s, exes[0], exes[1], ptr, ro)
 			}
 		}

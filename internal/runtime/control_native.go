@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	goruntime "runtime"
 	"slices"
@@ -29,11 +30,11 @@ func nativeLoop(cond, body *Executable) bool {
 }
 
 // nativeOK reports whether e can run in generated code: compiled, not
-// split across threads, not dynamic, and not checking indices (the
-// drivers do not read a kernel's error slot, so a bad index would go
-// unreported: such steps run from Go, which does); a staged e when all
-// its steps' and regions' executables can (as last built: eviction does
-// not change what an executable is).
+// split across threads and not dynamic; a staged e when all its steps'
+// and regions' executables can (as last built: eviction does not change
+// what an executable is). Kernels that check indices qualify: the
+// drivers stop at the first call that records a bad index, and the run
+// is done again from Go (native.failed).
 func nativeOK(e *Executable) bool {
 	if e.staged != nil {
 		for _, s := range e.staged.steps {
@@ -45,7 +46,7 @@ func nativeOK(e *Executable) bool {
 		}
 		return true
 	}
-	return e.kernel != nil && !e.parallel && e.Dynamic == nil && e.Module.ErrorSlot < 0
+	return e.kernel != nil && !e.parallel && e.Dynamic == nil
 }
 
 // driverSet is the compiled drivers (codegen.Drivers).
@@ -102,6 +103,11 @@ type native struct {
 	frames []nativeFrame
 	temps  []nativeTemps
 	subs   []nativeSub // acquired once per run
+	// errs is the run's error slot, shared by every kernel of the run
+	// that checks indices (errWords words, pinned, in chunk), or 0 when
+	// none does.
+	errs  uintptr
+	errsW []uintptr // the same words
 }
 
 type nativeFrame struct {
@@ -120,6 +126,25 @@ type nativeSub struct {
 }
 
 func newNative(drv *driverSet) *native { return &native{drv: drv} }
+
+// errSlot returns the run's error slot, zeroed, allocating it on first
+// use; a run allocates it before building its tables.
+func (nt *native) errSlot() uintptr {
+	if nt.errs == 0 {
+		nt.errs = nt.words(make([]uintptr, errWords))
+		nt.errsW = nt.chunk[len(nt.chunk)-errWords:]
+	}
+	return nt.errs
+}
+
+// failed reports whether a kernel of the run recorded an out-of-range
+// index. The drivers then stopped at once, leaving the run's outputs
+// undefined; the caller runs it again from Go, where every kernel has its
+// own slot and the first error in the order the interpreter runs them is
+// the one reported, with its node.
+func (nt *native) failed() bool {
+	return nt.errs != 0 && nt.errsW[1] != 0
+}
 
 func (nt *native) done() {
 	for _, e := range nt.held {
@@ -219,6 +244,10 @@ func (nt *native) call(e *Executable, ins, outs []unsafe.Pointer) (fn, arg, copi
 	fr := nt.frameOf(e)
 	a := make([]uintptr, max(len(e.slots), 1))
 	for i, sl := range e.slots {
+		if sl.kind == fromError {
+			a[i] = nt.errSlot()
+			continue
+		}
 		a[i] = uintptr(nt.pinned(e.slotPointer(fr, sl, ins, outs)))
 	}
 	var c []uintptr // (dst, src, bytes) triples
@@ -274,7 +303,7 @@ func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, err
 		}
 		return out
 	}
-	t := []uintptr{0}
+	t := make([]uintptr, codegen.SeqHeader) // the count and the error slot, set below
 	copyStep := func(c []uintptr) {
 		if len(c) > 0 {
 			w := make([]uintptr, codegen.SeqStepWords)
@@ -324,7 +353,8 @@ func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, err
 		}
 	}
 	copyStep(c)
-	t[0] = uintptr((len(t) - 1) / codegen.SeqStepWords)
+	t[0] = uintptr((len(t) - codegen.SeqHeader) / codegen.SeqStepWords)
+	t[1] = nt.errs
 	return nt.words(t), nil
 }
 
@@ -378,6 +408,7 @@ func (nt *native) loopTable(st *staged, s *step, ptr func(buf) unsafe.Pointer) (
 	}
 	d[codegen.DriverFlag] = uintptr(flag)
 	d[codegen.DriverFinal], d[codegen.DriverNFinal] = nt.words(final), uintptr(len(final)/3)
+	d[codegen.DriverErr] = nt.errs
 	return nt.words(d), init, nil
 }
 
@@ -390,6 +421,7 @@ func (st *staged) loopNative(s *step, ptr func(buf) unsafe.Pointer) error {
 	}
 	nt := newNative(drv)
 	defer nt.done()
+	nt.errSlot() // before the tables, which point at it
 	d, _, err := nt.loopTable(st, s, ptr)
 	if err != nil {
 		return err
@@ -401,6 +433,9 @@ func (st *staged) loopNative(s *step, ptr func(buf) unsafe.Pointer) error {
 		}
 	}
 	nt.run(drv.loop, d)
+	if nt.failed() {
+		return errRunFromGo
+	}
 	return nil
 }
 
@@ -419,10 +454,19 @@ func (st *staged) runNative(ins, outs []unsafe.Pointer) error {
 	}
 	pins(ins)
 	pins(outs)
+	nt.errSlot() // before the tables, which point at it
 	t, err := nt.sequence(st, ins, outs)
 	if err != nil {
 		return err
 	}
 	nt.run(drv.seq, t)
+	if nt.failed() {
+		return errRunFromGo
+	}
 	return nil
 }
+
+// errRunFromGo is what a run in generated code returns when a kernel met
+// an out-of-range index: the caller runs the same work again step by step
+// from Go, which reports the error (see native.failed).
+var errRunFromGo = errors.New("runtime: run again from Go")

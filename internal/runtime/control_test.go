@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/gojit/gojit/internal/interp"
@@ -242,4 +243,77 @@ func TestWhileSurvivesEviction(t *testing.T) {
 	wg.Wait()
 	close(stop)
 	purger.Wait()
+}
+
+// TestWhileIndexErrorNative: a loop whose condition gathers from a table
+// with the loop counter runs in the generated drivers although its
+// kernels check indices. The kernels clamp a bad index and go on, so with
+// a table of non-zeros and no other exit the loop would never end: the
+// drivers must stop at the first call that records the error, and the
+// run must report the interpreter's error. A table with a zero ends the
+// loop normally, with the interpreter's results.
+func TestWhileIndexErrorNative(t *testing.T) {
+	if !llvm.Available() {
+		t.Skip("no LLVM in this build")
+	}
+	g, err := ir.Parse(`graph {
+  %0 = param 0 : f32[4]
+  %1 = param 1 : i32[4]
+  %2 = const 0 : i32[]
+  %3 = while %2, %0, %1 : (i32[]) {
+    %0 = param 0 : i32[]
+    %1 = param 1 : f32[4]
+    %2 = param 2 : i32[4]
+    %3 = take %2, %0 axes=[0] : i32[]
+    %4 = const 0 : i32[]
+    %5 = gt %3, %4 : bool[]
+    return %5
+  } {
+    %0 = param 0 : i32[]
+    %1 = param 1 : f32[4]
+    %2 = param 2 : i32[4]
+    %3 = const 1 : i32[]
+    %4 = add %0, %3 : i32[]
+    return %4
+  }
+  %4 = get %3 0 : i32[]
+  %5 = take %0, %4 axes=[0] : f32[]
+  return %4, %5
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := Build(g, Options{OptLevel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !nativeOK(exe) {
+		t.Fatal("a loop over kernels that check indices does not run in the drivers")
+	}
+	x := []float32{10, 20, 30, 40}
+	for _, table := range [][]int32{{1, 1, 0, 1}, {1, 1, 1, 0}, {1, 1, 1, 1}} {
+		want, werr := interp.Run(g, []any{x, table})
+		n, v := make([]int32, 1), make([]float32, 1)
+		done := make(chan error, 1)
+		go func() {
+			done <- exe.Run([]unsafe.Pointer{unsafe.Pointer(&x[0]), unsafe.Pointer(&table[0])},
+				[]unsafe.Pointer{unsafe.Pointer(&n[0]), unsafe.Pointer(&v[0])})
+		}()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("table %v: the loop did not stop at the out-of-range index", table)
+		}
+		switch {
+		case werr != nil:
+			if err == nil || err.Error() != werr.Error() {
+				t.Errorf("table %v: error %v, want the interpreter's %v", table, err, werr)
+			}
+		case err != nil:
+			t.Errorf("table %v: %v", table, err)
+		case n[0] != want[0].([]int32)[0] || v[0] != want[1].([]float32)[0]:
+			t.Errorf("table %v: got %d %g, want %v", table, n[0], v[0], want)
+		}
+	}
 }
