@@ -82,6 +82,38 @@ func BenchmarkForLoopScalar(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/iteration")
 }
 
+// BenchmarkForLoopTake is a 1000-iteration loop whose body gathers (a
+// permutation of a 64-element state): its kernels check indices, and it
+// runs in the generated drivers all the same (a bad index stops them and
+// the call runs again from Go, to report it).
+func BenchmarkForLoopTake(b *testing.B) {
+	perm := make([]int32, 64)
+	for k := range perm {
+		perm[k] = int32((k * 7) % 64)
+	}
+	p := gojit.FromInt32(perm, 64)
+	f, err := gojit.Compile(func(x, p *gojit.Tensor) *gojit.Tensor {
+		return gojit.ForLoop(gojit.Scalar(0), gojit.Scalar(1000), []*gojit.Tensor{x},
+			func(_ *gojit.Tensor, s []*gojit.Tensor) []*gojit.Tensor {
+				return []*gojit.Tensor{s[0].Take(p, 0).Mul(gojit.Scalar(0.5)).Add(x)}
+			})[0]
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := gojit.FromFloat32(make([]float32, 64), 64)
+	out := gojit.New(gojit.Float32, 64)
+	if err := f.CallInto([]*gojit.Array{out}, x, p); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := f.CallInto([]*gojit.Array{out}, x, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/iteration")
+}
+
 // BenchmarkCondCall measures the per-call cost of a function with control
 // flow on tiny arrays, where the call is all there is: a Cond picking
 // exp(x) or -x, against the same written with Where (both branches
