@@ -3,6 +3,7 @@ package lazy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"os"
@@ -528,5 +529,37 @@ func TestFromChecksShapeAndCopies(t *testing.T) {
 	big[0] = 1000 // FromFloat32 copied: the pending sum does not see it
 	if v, err := s.Item(); err != nil || v != 1<<15 {
 		t.Fatalf("sum = %v, %v; want %d", v, err, 1<<15)
+	}
+}
+
+// TestIndexErrorOwnLine: two batches that differ only in the lines that
+// recorded them share one kernel; an out-of-range index must be reported
+// at the line of the batch that met it, not of the one that built the
+// kernel. Both errors match the interpreter's.
+func TestIndexErrorOwnLine(t *testing.T) {
+	lines := make([]int, 2)
+	take := func(k int, idx []int32) error {
+		x := FromFloat32([]float32{1, 2, 3, 4}, 4)
+		i := FromInt32(idx, 2)
+		var y *Tensor
+		if k == 0 {
+			_, _, lines[0], _ = runtime.Caller(0)
+			y = x.Take(i, 0).Mul(Scalar(3))
+		} else {
+			_, _, lines[1], _ = runtime.Caller(0)
+			y = x.Take(i, 0).Mul(Scalar(3))
+		}
+		_, err := y.Float32()
+		return err
+	}
+	for _, k := range []int{0, 1, 0} {
+		err := take(k, []int32{0, int32(7 + k)})
+		want := fmt.Sprintf("behavior_test.go:%d: Take: index %d at indices[1] is out of range", lines[k]+1, 7+k)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("batch %d: error %v, want one containing %q", k, err, want)
+		}
+		if !errors.Is(err, gojit.ErrIndexOutOfRange) {
+			t.Errorf("batch %d: error %v does not wrap ErrIndexOutOfRange", k, err)
+		}
 	}
 }
