@@ -27,17 +27,17 @@ func init() {
 			tr.argBlock = make([]ir.Value, 0, 2*capacity)
 			return tr, &tr.g
 		},
-		Param:   lazyParam,
-		Copy:    lazyCopy,
-		Wrap:    func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
-		Set:     func(dst, tr any, v ir.Value) { *dst.(*Tensor) = Tensor{tr: tr.(*tracer), v: v} },
+		Param:      lazyParam,
+		Copy:       lazyCopy,
+		Wrap:       func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
+		Set:        func(dst, tr any, v ir.Value) { *dst.(*Tensor) = Tensor{tr: tr.(*tracer), v: v} },
 		Binary:     lazyBinary,
 		Scalar:     lazyScalar,
 		Reduce:     lazyReduce,
 		MatMul:     lazyMatMul,
 		ParamValue: lazyParamValue,
 		Unary:      lazyUnary,
-		Inspect: lazyInspect,
+		Inspect:    lazyInspect,
 		TakeErrs: func(tr any) []error {
 			t := tr.(*tracer)
 			errs := t.errs
