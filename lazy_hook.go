@@ -188,17 +188,22 @@ func lazyReduce(x any, mean bool, a ir.Value, axes []int) ir.Value {
 	if dt != ir.Float32 && dt != ir.Float64 {
 		return -1
 	}
-	norm, err := normAxes(axes, rank)
-	if err != nil {
+	var err error
+	var norm []int
+	if len(axes) == 0 {
+		norm = make([]int, rank)
+		for i := range norm {
+			norm[i] = i
+		}
+	} else if norm, err = normAxes(axes, rank); err != nil {
 		return -1
 	}
-	if len(axes) == 0 {
-		for i := range rank {
-			norm = append(norm, i)
-		}
+	// The result's shape: none when every axis is reduced (the
+	// common case, without allocating), else the others.
+	out, count := ir.Shape{}, 1
+	if len(norm) < rank {
+		out = make(ir.Shape, 0, rank-len(norm))
 	}
-	out := make(ir.Shape, 0, rank)
-	count := 1
 	for i, d := range na.Shape {
 		if slices.Contains(norm, i) {
 			count *= d

@@ -150,6 +150,7 @@ type generation struct {
 	// Room for the lists of a small generation (reserve).
 	resBuf    [smallGen]*gojit.Array
 	handleBuf [smallGen]handleRef
+	arrayBuf  [4]arrayParam
 }
 
 type arrayParam struct {
@@ -186,6 +187,7 @@ const smallGen = 16
 func (c *Context) reserve(size int) {
 	tr, g := lazycore.H.NewTracer(size)
 	gen := &generation{tr: tr, g: g}
+	gen.arrays = gen.arrayBuf[:0]
 	if size <= smallGen {
 		gen.res, gen.handles = gen.resBuf[:0:smallGen], gen.handleBuf[:0:smallGen]
 	} else {
