@@ -233,7 +233,9 @@ func lazyMatMul(x any, a, b ir.Value) ir.Value {
 		!na.Shape[:ra-2].Equal(nb.Shape[:rb-2]) || na.Shape[ra-1] != nb.Shape[rb-2] {
 		return -1
 	}
-	out := append(na.Shape[:ra-1].Clone(), nb.Shape[rb-1])
+	out := make(ir.Shape, ra)
+	copy(out, na.Shape[:ra-1])
+	out[ra-1] = nb.Shape[rb-1]
 	if out.Check(dt) != nil {
 		return -1
 	}
@@ -284,16 +286,19 @@ func (tr *tracer) lazyElementwiseNode(op ir.Op, a, b ir.Value, pcs callStack) ir
 }
 
 // lazyBroadcast is tracer.broadcast for a value of a valid dtype whose
-// shape broadcasts to shape (checked by the caller).
+// shape broadcasts to shape (checked by the caller). The node shares
+// shape, which must never change (as every shape in a graph): a node's
+// own, or one made for the op.
 func (tr *tracer) lazyBroadcast(v ir.Value, shape ir.Shape, pcs callStack) ir.Value {
 	n := &tr.g.Nodes[v]
+	shape = shape[:len(shape):len(shape)]
 	switch {
 	case n.Shape.Equal(shape):
 		return v
 	case n.Op == ir.OpConst:
-		return tr.lazyNode(ir.Node{Op: ir.OpConst, DType: n.DType, Shape: shape.Clone(), Const: n.Const}, pcs)
+		return tr.lazyNode(ir.Node{Op: ir.OpConst, DType: n.DType, Shape: shape, Const: n.Const}, pcs)
 	}
-	return tr.lazyNode(ir.Node{Op: ir.OpBroadcast, DType: n.DType, Args: tr.args(v), Shape: shape.Clone()}, pcs)
+	return tr.lazyNode(ir.Node{Op: ir.OpBroadcast, DType: n.DType, Args: tr.args(v), Shape: shape}, pcs)
 }
 
 // lazyNode appends n, whose dtype and shape are what ir.Graph.Add would
