@@ -17,16 +17,7 @@ import (
 
 func init() {
 	lazycore.H = lazycore.Hooks{
-		NewTracer: func(capacity int) (any, *ir.Graph) {
-			tr := newTracer()
-			tr.params = true // constant-only tensors are copied in, as in a trace
-			tr.g.Nodes = make([]ir.Node, 0, capacity)
-			tr.pcs = make([]callStack, 0, capacity)
-			// Operand lists for that many nodes, rather than args' 256
-			// (a new pending graph per flush: its allocations count).
-			tr.argBlock = make([]ir.Value, 0, 2*capacity)
-			return tr, &tr.g
-		},
+		NewTracer: lazyTracer,
 		Param:      lazyParam,
 		Copy:       lazyCopy,
 		Wrap:       func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
@@ -72,6 +63,37 @@ func init() {
 			return outputPool.hits
 		},
 	}
+}
+
+// lazyTracer starts a trace for package lazy with room for capacity
+// nodes (see lazycore.Hooks.NewTracer), and operand lists for that many
+// rather than args' 256: a loop starts a pending graph per flush, so its
+// allocations count. A small one is a single allocation.
+func lazyTracer(capacity int) (any, *ir.Graph) {
+	var tr *tracer
+	if capacity <= smallLazyNodes {
+		s := new(smallLazyTracer)
+		tr = &s.tr
+		tr.g.Nodes, tr.pcs, tr.argBlock = s.nodes[:0], s.pcs[:0], s.args[:0]
+	} else {
+		tr = newTracer()
+		tr.g.Nodes = make([]ir.Node, 0, capacity)
+		tr.pcs = make([]callStack, 0, capacity)
+		tr.argBlock = make([]ir.Value, 0, 2*capacity)
+	}
+	tr.params = true // constant-only tensors are copied in, as in a trace
+	return tr, &tr.g
+}
+
+// smallLazyNodes is the capacity up to which a lazy tracer and its
+// storage are one allocation (of 4 KiB, a size class it nearly fills).
+const smallLazyNodes = 14
+
+type smallLazyTracer struct {
+	tr    tracer
+	nodes [smallLazyNodes]ir.Node
+	pcs   [smallLazyNodes]callStack
+	args  [2 * smallLazyNodes]ir.Value
 }
 
 // lazyBuffer returns n elements of dt from the output pool (see

@@ -169,10 +169,12 @@ func (c *Context) cur() *generation {
 		// Room for as many nodes as the last pending graph had (and a
 		// little more): a loop makes graphs of one size, and allocating
 		// more than it needs costs (a node is 208 bytes, zeroed).
-		size := 16
+		// (Up to 14 nodes, the root's tracer and its storage are one
+		// allocation of 4 KiB.)
+		size := 14
 		if c.gen != nil {
 			n := len(c.gen.g.Nodes)
-			size = max(smallGen, min(n+n/4+1, c.batch+8))
+			size = max(8, min(n+n/4+1, c.batch+8))
 		}
 		c.reserve(size)
 	}
