@@ -17,7 +17,7 @@ import (
 
 func init() {
 	lazycore.H = lazycore.Hooks{
-		NewTracer: lazyTracer,
+		NewTracer:  lazyTracer,
 		Param:      lazyParam,
 		Copy:       lazyCopy,
 		Wrap:       func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
