@@ -159,24 +159,31 @@ func lazyCopy(dst, src any, v ir.Value, args []ir.Value) ir.Value {
 // through the method.
 func lazyBinary(x any, op ir.Op, a, b ir.Value) ir.Value {
 	tr := x.(*tracer)
-	if !tr.lazyOperand(a) || !tr.lazyOperand(b) {
+	if a < 0 || b < 0 || int(a) >= len(tr.g.Nodes) || int(b) >= len(tr.g.Nodes) {
 		return -1
 	}
 	na, nb := &tr.g.Nodes[a], &tr.g.Nodes[b]
 	dt := na.DType
-	if nb.DType != dt || !lazyElementwise(tr, op, dt) {
+	if nb.DType != dt || !dt.Valid() || !lazyElementwise(tr, op, dt) { // Valid: not a tuple
 		return -1
 	}
 	pcs := callers()
-	if !na.Shape.Equal(nb.Shape) {
-		// broadcastAll and broadcast: a node per operand whose shape
-		// differs, a constant broadcast as a constant.
-		shape, ok := ir.BroadcastShapes(na.Shape, nb.Shape)
-		if !ok || shape.Check(dt) != nil {
-			return -1
+	if na.Shape.Equal(nb.Shape) { // the common case, as lazyElementwiseNode
+		rdt := dt
+		if op.Info().Kind == ir.KindCompare {
+			rdt = ir.Bool
 		}
-		a, b = tr.lazyBroadcast(a, shape, pcs), tr.lazyBroadcast(b, shape, pcs)
+		tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: rdt, Shape: na.Shape[:len(na.Shape):len(na.Shape)], Args: tr.args(a, b)})
+		tr.pcs = append(tr.pcs, pcs)
+		return ir.Value(len(tr.g.Nodes) - 1)
 	}
+	// broadcastAll and broadcast: a node per operand whose shape differs,
+	// a constant broadcast as a constant.
+	shape, ok := ir.BroadcastShapes(na.Shape, nb.Shape)
+	if !ok || shape.Check(dt) != nil {
+		return -1
+	}
+	a, b = tr.lazyBroadcast(a, shape, pcs), tr.lazyBroadcast(b, shape, pcs)
 	return tr.lazyElementwiseNode(op, a, b, pcs)
 }
 
