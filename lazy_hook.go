@@ -164,13 +164,19 @@ func lazyBinary(x any, op ir.Op, a, b ir.Value) ir.Value {
 	}
 	na, nb := &tr.g.Nodes[a], &tr.g.Nodes[b]
 	dt := na.DType
-	if nb.DType != dt || !dt.Valid() || !lazyElementwise(tr, op, dt) { // Valid: not a tuple
+	info := op.Info()
+	switch {
+	case info.Kind != ir.KindBinary && info.Kind != ir.KindCompare,
+		nb.DType != dt, !dt.Valid(), dt.IsHalf(), // Valid: not a tuple
+		info.FloatOnly && !dt.IsFloat(),
+		info.NoBool && dt == ir.Bool,
+		tr.scope() != tr:
 		return -1
 	}
 	pcs := callers()
 	if na.Shape.Equal(nb.Shape) { // the common case, as lazyElementwiseNode
 		rdt := dt
-		if op.Info().Kind == ir.KindCompare {
+		if info.Kind == ir.KindCompare {
 			rdt = ir.Bool
 		}
 		tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: rdt, Shape: na.Shape[:len(na.Shape):len(na.Shape)], Args: tr.args(a, b)})
