@@ -89,6 +89,8 @@ func lazyTracer(capacity int) (any, *ir.Graph) {
 // storage are one allocation (of 4 KiB, a size class it nearly fills).
 const smallLazyNodes = 14
 
+// smallLazyTracer is a small lazy tracer with its storage: its slices
+// point into the same allocation, which they keep alive.
 type smallLazyTracer struct {
 	tr    tracer
 	nodes [smallLazyNodes]ir.Node
