@@ -17,23 +17,18 @@ import (
 
 func init() {
 	lazycore.H = lazycore.Hooks{
-		NewTracer: func(capacity int) (any, *ir.Graph) {
-			tr := newTracer()
-			tr.params = true // constant-only tensors are copied in, as in a trace
-			tr.g.Nodes = make([]ir.Node, 0, capacity)
-			tr.pcs = make([]callStack, 0, capacity)
-			// Operand lists for that many nodes, rather than args' 256
-			// (a new pending graph per flush: its allocations count).
-			tr.argBlock = make([]ir.Value, 0, 2*capacity)
-			return tr, &tr.g
-		},
-		Param:   lazyParam,
-		Copy:    lazyCopy,
-		Wrap:    func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
-		Set:     func(dst, tr any, v ir.Value) { *dst.(*Tensor) = Tensor{tr: tr.(*tracer), v: v} },
-		Binary:  lazyBinary,
-		Unary:   lazyUnary,
-		Inspect: lazyInspect,
+		NewTracer:  lazyTracer,
+		Param:      lazyParam,
+		Copy:       lazyCopy,
+		Wrap:       func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
+		Set:        func(dst, tr any, v ir.Value) { *dst.(*Tensor) = Tensor{tr: tr.(*tracer), v: v} },
+		Binary:     lazyBinary,
+		Scalar:     lazyScalar,
+		Reduce:     lazyReduce,
+		MatMul:     lazyMatMul,
+		ParamValue: lazyParamValue,
+		Unary:      lazyUnary,
+		Inspect:    lazyInspect,
 		TakeErrs: func(tr any) []error {
 			t := tr.(*tracer)
 			errs := t.errs
@@ -68,6 +63,39 @@ func init() {
 			return outputPool.hits
 		},
 	}
+}
+
+// lazyTracer starts a trace for package lazy with room for capacity
+// nodes (see lazycore.Hooks.NewTracer), and operand lists for that many
+// rather than args' 256: a loop starts a pending graph per flush, so its
+// allocations count. A small one is a single allocation.
+func lazyTracer(capacity int) (any, *ir.Graph) {
+	var tr *tracer
+	if capacity <= smallLazyNodes {
+		s := new(smallLazyTracer)
+		tr = &s.tr
+		tr.g.Nodes, tr.pcs, tr.argBlock = s.nodes[:0], s.pcs[:0], s.args[:0]
+	} else {
+		tr = newTracer()
+		tr.g.Nodes = make([]ir.Node, 0, capacity)
+		tr.pcs = make([]callStack, 0, capacity)
+		tr.argBlock = make([]ir.Value, 0, 2*capacity)
+	}
+	tr.params = true // constant-only tensors are copied in, as in a trace
+	return tr, &tr.g
+}
+
+// smallLazyNodes is the capacity up to which a lazy tracer and its
+// storage are one allocation (of 4 KiB, a size class it nearly fills).
+const smallLazyNodes = 14
+
+// smallLazyTracer is a small lazy tracer with its storage: its slices
+// point into the same allocation, which they keep alive.
+type smallLazyTracer struct {
+	tr    tracer
+	nodes [smallLazyNodes]ir.Node
+	pcs   [smallLazyNodes]callStack
+	args  [2 * smallLazyNodes]ir.Value
 }
 
 // lazyBuffer returns n elements of dt from the output pool (see
@@ -127,10 +155,10 @@ func lazyCopy(dst, src any, v ir.Value, args []ir.Value) ir.Value {
 }
 
 // lazyBinary is Tensor.binary for two tensors of tr that need no
-// promotion, broadcast nor half-precision widening (see
-// lazycore.Hooks.Binary): the node it records is the one binary would.
-// Its caller is package lazy's method, whose caller is the user: pcs
-// holds the same frames as through the method.
+// promotion nor half-precision widening (see lazycore.Hooks.Binary): the
+// nodes it records are the ones binary would. Its caller is package
+// lazy's method, whose caller is the user: pcs holds the same frames as
+// through the method.
 func lazyBinary(x any, op ir.Op, a, b ir.Value) ir.Value {
 	tr := x.(*tracer)
 	if a < 0 || b < 0 || int(a) >= len(tr.g.Nodes) || int(b) >= len(tr.g.Nodes) {
@@ -144,21 +172,176 @@ func lazyBinary(x any, op ir.Op, a, b ir.Value) ir.Value {
 		nb.DType != dt, !dt.Valid(), dt.IsHalf(), // Valid: not a tuple
 		info.FloatOnly && !dt.IsFloat(),
 		info.NoBool && dt == ir.Bool,
-		!na.Shape.Equal(nb.Shape),
 		tr.scope() != tr:
 		return -1
 	}
-	// What ir.Graph.Add would infer and check for these operands (see
-	// ir.infer, KindBinary and KindCompare), without its general checks
-	// and copies of the node: same dtype (Bool for a comparison), the
-	// operands' shape shared with capacity cut.
-	rdt := dt
-	if info.Kind == ir.KindCompare {
-		rdt = ir.Bool
+	pcs := callers()
+	if na.Shape.Equal(nb.Shape) { // the common case, as lazyElementwiseNode
+		rdt := dt
+		if info.Kind == ir.KindCompare {
+			rdt = ir.Bool
+		}
+		tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: rdt, Shape: na.Shape[:len(na.Shape):len(na.Shape)], Args: tr.args(a, b)})
+		tr.pcs = append(tr.pcs, pcs)
+		return ir.Value(len(tr.g.Nodes) - 1)
+	}
+	// broadcastAll and broadcast: a node per operand whose shape differs,
+	// a constant broadcast as a constant.
+	shape, ok := ir.BroadcastShapes(na.Shape, nb.Shape)
+	if !ok || shape.Check(dt) != nil {
+		return -1
+	}
+	a, b = tr.lazyBroadcast(a, shape, pcs), tr.lazyBroadcast(b, shape, pcs)
+	return tr.lazyElementwiseNode(op, a, b, pcs)
+}
+
+// lazyScalar is Tensor.binary for a tensor a of tr and a weak scalar val
+// on the right (see lazycore.Hooks.Scalar): promote's constant of a's
+// dtype, broadcastAll's constant of a's shape, and the op.
+func lazyScalar(x any, op ir.Op, a ir.Value, val float64) ir.Value {
+	tr := x.(*tracer)
+	if !tr.lazyOperand(a) {
+		return -1
+	}
+	dt := tr.g.Nodes[a].DType
+	if dt != ir.Float32 && dt != ir.Float64 || !lazyElementwise(tr, op, dt) || weakDType(op, dt, val) != dt {
+		return -1
 	}
 	pcs := callers()
+	c := tr.lazyNode(ir.Node{Op: ir.OpConst, DType: dt, Const: constOf(dt, val)}, pcs)
+	c = tr.lazyBroadcast(c, tr.g.Nodes[a].Shape, pcs)
+	return tr.lazyElementwiseNode(op, a, c, pcs)
+}
+
+// lazyReduce is Tensor.reduce for Sum and Mean of a Float32 or Float64
+// tensor of tr without keepDims (see lazycore.Hooks.Reduce).
+func lazyReduce(x any, mean bool, a ir.Value, axes []int) ir.Value {
+	tr := x.(*tracer)
+	if !tr.lazyOperand(a) || tr.scope() != tr {
+		return -1
+	}
+	na := &tr.g.Nodes[a]
+	dt, rank := na.DType, len(na.Shape)
+	if dt != ir.Float32 && dt != ir.Float64 {
+		return -1
+	}
+	var err error
+	var norm []int
+	if len(axes) == 0 {
+		norm = make([]int, rank)
+		for i := range norm {
+			norm[i] = i
+		}
+	} else if norm, err = normAxes(axes, rank); err != nil {
+		return -1
+	}
+	// The result's shape: none when every axis is reduced (the
+	// common case, without allocating), else the others.
+	out, count := ir.Shape{}, 1
+	if len(norm) < rank {
+		out = make(ir.Shape, 0, rank-len(norm))
+	}
+	for i, d := range na.Shape {
+		if slices.Contains(norm, i) {
+			count *= d
+		} else {
+			out = append(out, d)
+		}
+	}
+	pcs := callers()
+	r := tr.lazyNode(ir.Node{Op: ir.OpReduceSum, DType: dt, Shape: out, Args: tr.args(a), Axes: norm}, pcs)
+	if !mean {
+		return r
+	}
+	c := tr.lazyNode(ir.Node{Op: ir.OpConst, DType: dt, Shape: out.Clone(), Const: constOf(dt, float64(count))}, pcs)
+	return tr.lazyNode(ir.Node{Op: ir.OpDiv, DType: dt, Shape: out[:len(out):len(out)], Args: tr.args(r, c)}, pcs)
+}
+
+// lazyMatMul is Tensor.MatMul for two tensors of tr that need no
+// promotion, reshaping nor broadcasting (see lazycore.Hooks.MatMul).
+func lazyMatMul(x any, a, b ir.Value) ir.Value {
+	tr := x.(*tracer)
+	if !tr.lazyOperand(a) || !tr.lazyOperand(b) || tr.scope() != tr {
+		return -1
+	}
+	na, nb := &tr.g.Nodes[a], &tr.g.Nodes[b]
+	dt, ra, rb := na.DType, len(na.Shape), len(nb.Shape)
+	if dt != ir.Float32 && dt != ir.Float64 || nb.DType != dt || ra < 2 || ra != rb ||
+		!na.Shape[:ra-2].Equal(nb.Shape[:rb-2]) || na.Shape[ra-1] != nb.Shape[rb-2] {
+		return -1
+	}
+	out := make(ir.Shape, ra)
+	copy(out, na.Shape[:ra-1])
+	out[ra-1] = nb.Shape[rb-1]
+	if out.Check(dt) != nil {
+		return -1
+	}
+	pcs := callers()
+	return tr.lazyNode(ir.Node{Op: ir.OpMatMul, DType: dt, Shape: out, Args: tr.args(a, b)}, pcs)
+}
+
+// lazyParamValue is lazyParam without the *Tensor, sharing shape (see
+// lazycore.Hooks.ParamValue).
+func lazyParamValue(x any, dt ir.DType, shape ir.Shape) ir.Value {
+	tr := x.(*tracer)
+	if !dt.Valid() || shape.Check(dt) != nil {
+		return -1
+	}
+	v := ir.Value(len(tr.g.Nodes))
+	tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: ir.OpParam, DType: dt, Shape: shape[:len(shape):len(shape)], Index: len(tr.g.Params)})
+	tr.g.Params = append(tr.g.Params, v)
+	tr.pcs = append(tr.pcs, callStack{}) // an input's position is lazy's to report
+	return v
+}
+
+// lazyOperand reports whether v is a value of tr the fast paths take.
+func (tr *tracer) lazyOperand(v ir.Value) bool {
+	return v >= 0 && int(v) < len(tr.g.Nodes) && tr.g.Nodes[v].DType.Valid() // Valid: not a tuple
+}
+
+// lazyElementwise reports whether op is an elementwise binary op (or a
+// comparison) that accepts operands of dtype dt as they are, outside a
+// control-flow region.
+func lazyElementwise(tr *tracer, op ir.Op, dt ir.DType) bool {
+	info := op.Info()
+	return (info.Kind == ir.KindBinary || info.Kind == ir.KindCompare) &&
+		!dt.IsHalf() && !(info.FloatOnly && !dt.IsFloat()) && !(info.NoBool && dt == ir.Bool) &&
+		tr.scope() == tr
+}
+
+// lazyElementwiseNode records op on a and b, of one dtype and shape: what
+// ir.Graph.Add would infer (Bool for a comparison, the operands' shape
+// shared with capacity cut).
+func (tr *tracer) lazyElementwiseNode(op ir.Op, a, b ir.Value, pcs callStack) ir.Value {
+	na := &tr.g.Nodes[a]
+	rdt := na.DType
+	if op.Info().Kind == ir.KindCompare {
+		rdt = ir.Bool
+	}
 	shape := na.Shape[:len(na.Shape):len(na.Shape)]
-	tr.g.Nodes = append(tr.g.Nodes, ir.Node{Op: op, DType: rdt, Shape: shape, Args: tr.args(a, b)})
+	return tr.lazyNode(ir.Node{Op: op, DType: rdt, Shape: shape, Args: tr.args(a, b)}, pcs)
+}
+
+// lazyBroadcast is tracer.broadcast for a value of a valid dtype whose
+// shape broadcasts to shape (checked by the caller). The node shares
+// shape, which must never change (as every shape in a graph): a node's
+// own, or one made for the op.
+func (tr *tracer) lazyBroadcast(v ir.Value, shape ir.Shape, pcs callStack) ir.Value {
+	n := &tr.g.Nodes[v]
+	shape = shape[:len(shape):len(shape)]
+	switch {
+	case n.Shape.Equal(shape):
+		return v
+	case n.Op == ir.OpConst:
+		return tr.lazyNode(ir.Node{Op: ir.OpConst, DType: n.DType, Shape: shape, Const: n.Const}, pcs)
+	}
+	return tr.lazyNode(ir.Node{Op: ir.OpBroadcast, DType: n.DType, Args: tr.args(v), Shape: shape}, pcs)
+}
+
+// lazyNode appends n, whose dtype and shape are what ir.Graph.Add would
+// infer and check, and its call stack.
+func (tr *tracer) lazyNode(n ir.Node, pcs callStack) ir.Value {
+	tr.g.Nodes = append(tr.g.Nodes, n)
 	tr.pcs = append(tr.pcs, pcs)
 	return ir.Value(len(tr.g.Nodes) - 1)
 }

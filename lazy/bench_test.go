@@ -495,3 +495,49 @@ func interleave(b *testing.B, vs []variant) map[string]float64 {
 	b.ReportMetric(0, "ns/op")
 	return med
 }
+
+// BenchmarkRecordOps is BenchmarkRecord for the op kinds the GT2 pattern
+// and training loops use besides same-shape binary ops: a broadcasting
+// Add, a weak scalar, Relu, MatMul and Mean over 16x16 Float32 tensors,
+// each with its fast path ("fast") and through gojit.Tensor's method
+// ("method", noFastPaths), in the same run.
+func BenchmarkRecordOps(b *testing.B) {
+	const block = 256
+	ops := []struct {
+		name string
+		op   func(x, row *Tensor) *Tensor
+	}{
+		{"add-row", func(x, row *Tensor) *Tensor { return x.Add(row) }},
+		{"mul-scalar", func(x, _ *Tensor) *Tensor { return x.Mul(Scalar(1.5)) }},
+		{"relu", func(x, _ *Tensor) *Tensor { return x.Relu() }},
+		{"matmul", func(x, _ *Tensor) *Tensor { return x.MatMul(x) }},
+		{"mean", func(x, _ *Tensor) *Tensor { return x.Mean() }},
+		{"sum-axis", func(x, _ *Tensor) *Tensor { return x.Sum(1) }},
+	}
+	for _, o := range ops {
+		for _, fast := range []bool{true, false} {
+			name := o.name + "/fast"
+			if !fast {
+				name = o.name + "/method"
+			}
+			b.Run(name, func(b *testing.B) {
+				noFastPaths = !fast
+				defer func() { noFastPaths = false }()
+				b.ReportAllocs()
+				var c *Context
+				var x, row *Tensor
+				for i := range b.N {
+					if i%block == 0 {
+						b.StopTimer()
+						c, _ = NewContext(WithBatchSize(1 << 30))
+						c.reserve(4*block + 8)
+						x = c.FromFloat32(make([]float32, 256), 16, 16)
+						row = c.FromFloat32(make([]float32, 16), 16)
+						b.StartTimer()
+					}
+					o.op(x, row)
+				}
+			})
+		}
+	}
+}

@@ -150,6 +150,7 @@ type generation struct {
 	// Room for the lists of a small generation (reserve).
 	resBuf    [smallGen]*gojit.Array
 	handleBuf [smallGen]handleRef
+	arrayBuf  [4]arrayParam
 }
 
 type arrayParam struct {
@@ -168,10 +169,12 @@ func (c *Context) cur() *generation {
 		// Room for as many nodes as the last pending graph had (and a
 		// little more): a loop makes graphs of one size, and allocating
 		// more than it needs costs (a node is 208 bytes, zeroed).
-		size := 16
+		// (Up to 14 nodes, the root's tracer and its storage are one
+		// allocation of 4 KiB.)
+		size := 14
 		if c.gen != nil {
 			n := len(c.gen.g.Nodes)
-			size = max(smallGen, min(n+n/4+1, c.batch+8))
+			size = max(8, min(n+n/4+1, c.batch+8))
 		}
 		c.reserve(size)
 	}
@@ -186,6 +189,7 @@ const smallGen = 16
 func (c *Context) reserve(size int) {
 	tr, g := lazycore.H.NewTracer(size)
 	gen := &generation{tr: tr, g: g}
+	gen.arrays = gen.arrayBuf[:0]
 	if size <= smallGen {
 		gen.res, gen.handles = gen.resBuf[:0:smallGen], gen.handleBuf[:0:smallGen]
 	} else {
@@ -214,23 +218,38 @@ func (g *generation) setRes(v ir.Value, a *gojit.Array) {
 	g.res[v] = a
 }
 
-// param returns the input node holding a (one per array).
+// param returns the input node holding a (one per array) and its
+// tensor: a poisoned one, with v < 0, if a cannot be an input.
 func (g *generation) param(a *gojit.Array) (ir.Value, *gojit.Tensor) {
+	if v := g.paramValue(a); v >= 0 {
+		return v, lazycore.H.Wrap(g.tr, v).(*gojit.Tensor)
+	}
+	// For the error: the hook records it in the tracer.
+	t := lazycore.H.Param(g.tr, ir.DType(a.DType()), lazycore.H.ArrayShape(a)).(*gojit.Tensor)
+	_, v, _, _ := lazycore.H.Inspect(t)
+	if v >= 0 {
+		panic("lazy: Param accepted an array ParamValue refused") // broken invariant
+	}
+	return v, t
+}
+
+// paramValue returns the input node holding a (one per array), adding it
+// if needed, or -1 if a cannot be an input (param says why).
+func (g *generation) paramValue(a *gojit.Array) ir.Value {
 	if g.byArray != nil {
 		if v, ok := g.byArray[a]; ok {
-			return v, lazycore.H.Wrap(g.tr, v).(*gojit.Tensor)
+			return v
 		}
 	} else {
 		for _, p := range g.arrays {
 			if p.a == a {
-				return p.v, lazycore.H.Wrap(g.tr, p.v).(*gojit.Tensor)
+				return p.v
 			}
 		}
 	}
-	t := lazycore.H.Param(g.tr, ir.DType(a.DType()), lazycore.H.ArrayShape(a)).(*gojit.Tensor)
-	_, v, _, _ := lazycore.H.Inspect(t)
+	v := lazycore.H.ParamValue(g.tr, ir.DType(a.DType()), lazycore.H.ArrayShape(a))
 	if v < 0 {
-		return v, t
+		return v
 	}
 	g.arrays = append(g.arrays, arrayParam{a, v})
 	if g.byArray != nil {
@@ -243,7 +262,7 @@ func (g *generation) param(a *gojit.Array) (ir.Value, *gojit.Tensor) {
 	}
 	g.setRes(v, a)
 	g.params++
-	return v, t
+	return v
 }
 
 // importNode copies node v of the retired generation src, and the pending
@@ -255,7 +274,9 @@ func (g *generation) importNode(src *generation, v ir.Value) ir.Value {
 	}
 	var nv ir.Value
 	if a := src.resident(v); a != nil {
-		nv, _ = g.param(a)
+		if nv = g.paramValue(a); nv < 0 {
+			nv, _ = g.param(a)
+		}
 	} else {
 		n := &src.g.Nodes[v]
 		var buf [4]ir.Value
@@ -372,7 +393,7 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 // (c locked); nil otherwise.
 func (c *Context) fastGen(a, b *Tensor) *generation {
 	g := c.gen
-	if g == nil || g.retired || c.region > 0 || a == nil || b == nil ||
+	if noFastPaths || g == nil || g.retired || c.region > 0 || a == nil || b == nil ||
 		a.gen != g || b.gen != g || a.ctx != c || b.ctx != c ||
 		a.err != nil || b.err != nil || a.region || b.region {
 		return nil
@@ -380,13 +401,32 @@ func (c *Context) fastGen(a, b *Tensor) *generation {
 	return g
 }
 
+// noFastPaths turns the fast paths off, for the tests that compare
+// what they record with what gojit.Tensor's methods record.
+var noFastPaths bool
+
 // fastGen1 is fastGen for a unary op's operand.
 func (c *Context) fastGen1(a *Tensor) *generation {
 	g := c.gen
-	if g == nil || g.retired || c.region > 0 || a == nil || a.gen != g || a.ctx != c || a.err != nil || a.region {
+	if noFastPaths || g == nil || g.retired || c.region > 0 || a == nil || a.gen != g || a.ctx != c || a.err != nil || a.region {
 		return nil
 	}
 	return g
+}
+
+// fastScalar returns the pending generation and the value of o when a is
+// a valid tensor pending in it and o a weak scalar (lazy.Scalar), the case
+// of lazycore.Hooks.Scalar (c locked).
+func (c *Context) fastScalar(a, o *Tensor) (*generation, float64, bool) {
+	if o == nil || o.ctx != nil || o.t == nil {
+		return nil, 0, false
+	}
+	g := c.fastGen1(a)
+	if g == nil {
+		return nil, 0, false
+	}
+	_, _, isWeak, val := lazycore.H.Inspect(o.t)
+	return g, val, isWeak
 }
 
 // fastTensor is a Tensor recorded by the fast path with its recording

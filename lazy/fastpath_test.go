@@ -52,7 +52,7 @@ func TestFastBinarySameNode(t *testing.T) {
 		fast bool
 	}{
 		{"f32", f, f2, true},
-		{"f32-row", f, row, false},
+		{"f32-row", f, row, true}, // broadcast
 		{"i32", i, i, true},
 		{"f32-i32", f, i, false},
 		{"bool", bl, bl, true},

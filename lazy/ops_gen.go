@@ -32,6 +32,10 @@ func (t *Tensor) Add(o *Tensor) *Tensor {
 		if v := lazycore.H.Binary(g.tr, ir.OpAdd, t.v, o.v); v >= 0 {
 			return c.recordFast(g, v)
 		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpAdd, t.v, val); v >= 0 {
+			return c.recordFast(g, v)
+		}
 	}
 	return c.record(c.use(t).Add(c.use(o)), t, o)
 }
@@ -183,6 +187,10 @@ func (t *Tensor) Div(o *Tensor) *Tensor {
 		if v := lazycore.H.Binary(g.tr, ir.OpDiv, t.v, o.v); v >= 0 {
 			return c.recordFast(g, v)
 		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpDiv, t.v, val); v >= 0 {
+			return c.recordFast(g, v)
+		}
 	}
 	return c.record(c.use(t).Div(c.use(o)), t, o)
 }
@@ -210,6 +218,10 @@ func (t *Tensor) Equal(o *Tensor) *Tensor {
 	defer c.mu.Unlock()
 	if g := c.fastGen(t, o); g != nil {
 		if v := lazycore.H.Binary(g.tr, ir.OpEq, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpEq, t.v, val); v >= 0 {
 			return c.recordFast(g, v)
 		}
 	}
@@ -314,6 +326,10 @@ func (t *Tensor) Greater(o *Tensor) *Tensor {
 		if v := lazycore.H.Binary(g.tr, ir.OpGt, t.v, o.v); v >= 0 {
 			return c.recordFast(g, v)
 		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpGt, t.v, val); v >= 0 {
+			return c.recordFast(g, v)
+		}
 	}
 	return c.record(c.use(t).Greater(c.use(o)), t, o)
 }
@@ -326,6 +342,10 @@ func (t *Tensor) GreaterEqual(o *Tensor) *Tensor {
 	defer c.mu.Unlock()
 	if g := c.fastGen(t, o); g != nil {
 		if v := lazycore.H.Binary(g.tr, ir.OpGe, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpGe, t.v, val); v >= 0 {
 			return c.recordFast(g, v)
 		}
 	}
@@ -371,6 +391,10 @@ func (t *Tensor) Less(o *Tensor) *Tensor {
 		if v := lazycore.H.Binary(g.tr, ir.OpLt, t.v, o.v); v >= 0 {
 			return c.recordFast(g, v)
 		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpLt, t.v, val); v >= 0 {
+			return c.recordFast(g, v)
+		}
 	}
 	return c.record(c.use(t).Less(c.use(o)), t, o)
 }
@@ -383,6 +407,10 @@ func (t *Tensor) LessEqual(o *Tensor) *Tensor {
 	defer c.mu.Unlock()
 	if g := c.fastGen(t, o); g != nil {
 		if v := lazycore.H.Binary(g.tr, ir.OpLe, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpLe, t.v, val); v >= 0 {
 			return c.recordFast(g, v)
 		}
 	}
@@ -487,6 +515,11 @@ func (t *Tensor) LogicalXor(o *Tensor) *Tensor {
 func (t *Tensor) MatMul(o *Tensor) *Tensor {
 	c := enter(t, o)
 	defer c.mu.Unlock()
+	if g := c.fastGen(t, o); g != nil {
+		if v := lazycore.H.MatMul(g.tr, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).MatMul(c.use(o)), t, o)
 }
 
@@ -510,6 +543,10 @@ func (t *Tensor) Maximum(o *Tensor) *Tensor {
 		if v := lazycore.H.Binary(g.tr, ir.OpMax, t.v, o.v); v >= 0 {
 			return c.recordFast(g, v)
 		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpMax, t.v, val); v >= 0 {
+			return c.recordFast(g, v)
+		}
 	}
 	return c.record(c.use(t).Maximum(c.use(o)), t, o)
 }
@@ -523,6 +560,11 @@ func (t *Tensor) Maximum(o *Tensor) *Tensor {
 func (t *Tensor) Mean(axes ...int) *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Reduce(g.tr, true, t.v, axes); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Mean(axes...), t)
 }
 
@@ -544,6 +586,10 @@ func (t *Tensor) Minimum(o *Tensor) *Tensor {
 	defer c.mu.Unlock()
 	if g := c.fastGen(t, o); g != nil {
 		if v := lazycore.H.Binary(g.tr, ir.OpMin, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpMin, t.v, val); v >= 0 {
 			return c.recordFast(g, v)
 		}
 	}
@@ -568,6 +614,10 @@ func (t *Tensor) Mod(o *Tensor) *Tensor {
 		if v := lazycore.H.Binary(g.tr, ir.OpMod, t.v, o.v); v >= 0 {
 			return c.recordFast(g, v)
 		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpMod, t.v, val); v >= 0 {
+			return c.recordFast(g, v)
+		}
 	}
 	return c.record(c.use(t).Mod(c.use(o)), t, o)
 }
@@ -580,6 +630,10 @@ func (t *Tensor) Mul(o *Tensor) *Tensor {
 	defer c.mu.Unlock()
 	if g := c.fastGen(t, o); g != nil {
 		if v := lazycore.H.Binary(g.tr, ir.OpMul, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpMul, t.v, val); v >= 0 {
 			return c.recordFast(g, v)
 		}
 	}
@@ -610,6 +664,10 @@ func (t *Tensor) NotEqual(o *Tensor) *Tensor {
 		if v := lazycore.H.Binary(g.tr, ir.OpNe, t.v, o.v); v >= 0 {
 			return c.recordFast(g, v)
 		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpNe, t.v, val); v >= 0 {
+			return c.recordFast(g, v)
+		}
 	}
 	return c.record(c.use(t).NotEqual(c.use(o)), t, o)
 }
@@ -636,6 +694,10 @@ func (t *Tensor) Pow(o *Tensor) *Tensor {
 	defer c.mu.Unlock()
 	if g := c.fastGen(t, o); g != nil {
 		if v := lazycore.H.Binary(g.tr, ir.OpPow, t.v, o.v); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpPow, t.v, val); v >= 0 {
 			return c.recordFast(g, v)
 		}
 	}
@@ -670,6 +732,11 @@ func (t *Tensor) Reduce(kind gojit.ReduceKind, keepDims bool, axes ...int) *Tens
 func (t *Tensor) Relu() *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Scalar(g.tr, ir.OpMax, t.v, 0); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Relu(), t)
 }
 
@@ -880,6 +947,10 @@ func (t *Tensor) Sub(o *Tensor) *Tensor {
 		if v := lazycore.H.Binary(g.tr, ir.OpSub, t.v, o.v); v >= 0 {
 			return c.recordFast(g, v)
 		}
+	} else if g, val, ok := c.fastScalar(t, o); ok {
+		if v := lazycore.H.Scalar(g.tr, ir.OpSub, t.v, val); v >= 0 {
+			return c.recordFast(g, v)
+		}
 	}
 	return c.record(c.use(t).Sub(c.use(o)), t, o)
 }
@@ -893,6 +964,11 @@ func (t *Tensor) Sub(o *Tensor) *Tensor {
 func (t *Tensor) Sum(axes ...int) *Tensor {
 	c := enter(t)
 	defer c.mu.Unlock()
+	if g := c.fastGen1(t); g != nil {
+		if v := lazycore.H.Reduce(g.tr, false, t.v, axes); v >= 0 {
+			return c.recordFast(g, v)
+		}
+	}
 	return c.record(c.use(t).Sum(axes...), t)
 }
 

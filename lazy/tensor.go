@@ -7,6 +7,7 @@ import (
 
 	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/ir"
+	"github.com/gojit/gojit/internal/lazycore"
 )
 
 // Tensor is an array whose value may not be computed yet. Its methods have
@@ -41,13 +42,16 @@ func (c *Context) fromArray(a *gojit.Array) *Tensor {
 		return c.failed(fmt.Errorf("%s: %w", userPos(), err))
 	}
 	g := c.cur()
-	v, t := g.param(a)
+	v := g.paramValue(a)
 	if v < 0 {
+		_, t := g.param(a)
 		return c.record(t)
 	}
-	h := &Tensor{ctx: c, gen: g, t: t, v: v, arr: a}
+	f := &fastTensor{}
+	lazycore.H.Set(&f.core, g.tr, v)
+	f.Tensor = Tensor{ctx: c, gen: g, t: &f.core, v: v, arr: a}
 	stats.inputs.Add(1)
-	return h
+	return &f.Tensor
 }
 
 func (c *Context) failed(err error) *Tensor {

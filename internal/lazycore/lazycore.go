@@ -44,12 +44,32 @@ type Hooks struct {
 	Set func(dst any, tracer any, v ir.Value)
 	// Binary is the fast path of an elementwise binary op (KindBinary or
 	// KindCompare, as gojit.Tensor's Add ... GreaterEqual) on values a and
-	// b of tracer when nothing needs promoting, broadcasting nor checking:
-	// same dtype (not a half one), equal shapes, an op the dtype allows.
+	// b of tracer when nothing needs promoting nor checking: same dtype
+	// (not a half one), shapes equal or broadcasting, an op the dtype
+	// allows.
 	// It records the node, positioned at its caller's caller as the
 	// method would be, and returns it; it returns -1 and records nothing
 	// when the case is not that simple (the caller then calls the method).
 	Binary func(tracer any, op ir.Op, a, b ir.Value) ir.Value
+	// Scalar is Binary with a weak scalar val as the right operand (as
+	// x.Mul(gojit.Scalar(2)) and Relu), for a Float32 or Float64 value a
+	// whose dtype val keeps: it records the constants and the op that
+	// the method would, or returns -1 and records nothing.
+	Scalar func(tracer any, op ir.Op, a ir.Value, val float64) ir.Value
+	// Reduce is the fast path of Sum (mean false) and Mean (mean true)
+	// over axes (all when none) of a Float32 or Float64 value a: it
+	// records the nodes the method would and returns the result, or
+	// returns -1 and records nothing when the case is not that simple
+	// (an invalid axis included: the method then reports it).
+	Reduce func(tracer any, mean bool, a ir.Value, axes []int) ir.Value
+	// MatMul is the fast path of MatMul for two Float32 or Float64
+	// values of one dtype and equal rank >= 2 whose batch dimensions are
+	// equal and whose contracting dimensions match, as Binary.
+	MatMul func(tracer any, a, b ir.Value) ir.Value
+	// ParamValue is Param returning the input's value instead of a
+	// *gojit.Tensor, or -1 when Param would record an error. The shape
+	// is shared with the node (it must never change: an Array's own).
+	ParamValue func(tracer any, dt ir.DType, shape ir.Shape) ir.Value
 	// Unary is Binary for an elementwise unary op (KindUnary, as
 	// gojit.Tensor's Neg ... Erf) on value a of tracer when nothing needs
 	// converting nor checking: a valid dtype, not a half one, that the op

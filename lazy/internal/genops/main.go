@@ -356,7 +356,15 @@ func wrapMethod(b *bytes.Buffer, fn *ast.FuncDecl) string {
 		o := ps[0].name
 		fmt.Fprintf(&body, "\tif g := c.fastGen(%s, %s); g != nil {\n", recv, o)
 		fmt.Fprintf(&body, "\t\tif v := lazycore.H.Binary(g.tr, ir.%s, %s.v, %s.v); v >= 0 {\n", op, recv, o)
+		fmt.Fprintf(&body, "\t\t\treturn c.recordFast(g, v)\n\t\t}\n")
+		// A weak scalar on the right (x.Mul(lazy.Scalar(2))):
+		// lazycore.Hooks.Scalar.
+		fmt.Fprintf(&body, "\t} else if g, val, ok := c.fastScalar(%s, %s); ok {\n", recv, o)
+		fmt.Fprintf(&body, "\t\tif v := lazycore.H.Scalar(g.tr, ir.%s, %s.v, val); v >= 0 {\n", op, recv)
 		fmt.Fprintf(&body, "\t\t\treturn c.recordFast(g, v)\n\t\t}\n\t}\n")
+	}
+	if fast := special[name]; fast != "" && len(pre) == 0 {
+		body.WriteString(fast)
 	}
 	fmt.Fprintf(&body, "\treturn %s(c.use(%s).%s(%s), %s)\n", rec, recv, name, args, recordArgs)
 	doc(b, name, "gojit.Tensor."+name, fn)
@@ -404,6 +412,24 @@ func wrapFunc(b *bytes.Buffer, fn *ast.FuncDecl) string {
 	fmt.Fprintf(b, "// %s is the function [%s] in Context c.\nfunc (c *Context) %s(%s) %s {\n\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n\treturn c.adoptConst(gojit.%s(%s))\n}\n\n",
 		name, name, name, signature(ps), res, name, strings.Join(names, ", "))
 	return ""
+}
+
+// special are the fast paths (lazycore.Hooks) of methods whose bodies
+// fastOp does not recognize, by name; each is called from the method
+// itself, as Binary is.
+var special = map[string]string{
+	"Relu": "\tif g := c.fastGen1(t); g != nil {\n" +
+		"\t\tif v := lazycore.H.Scalar(g.tr, ir.OpMax, t.v, 0); v >= 0 {\n" +
+		"\t\t\treturn c.recordFast(g, v)\n\t\t}\n\t}\n",
+	"MatMul": "\tif g := c.fastGen(t, o); g != nil {\n" +
+		"\t\tif v := lazycore.H.MatMul(g.tr, t.v, o.v); v >= 0 {\n" +
+		"\t\t\treturn c.recordFast(g, v)\n\t\t}\n\t}\n",
+	"Sum": "\tif g := c.fastGen1(t); g != nil {\n" +
+		"\t\tif v := lazycore.H.Reduce(g.tr, false, t.v, axes); v >= 0 {\n" +
+		"\t\t\treturn c.recordFast(g, v)\n\t\t}\n\t}\n",
+	"Mean": "\tif g := c.fastGen1(t); g != nil {\n" +
+		"\t\tif v := lazycore.H.Reduce(g.tr, true, t.v, axes); v >= 0 {\n" +
+		"\t\t\treturn c.recordFast(g, v)\n\t\t}\n\t}\n",
 }
 
 // binaryOp returns the ir.Op constant's name ("OpAdd") when fn is an
