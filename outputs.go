@@ -130,6 +130,20 @@ type sizeStats struct {
 	handed, taken int
 	// lastUse is outputPool.clock when a Call last took one.
 	lastUse uint64
+	// fin gives a buffer of this size back to the pool keeping finPer of
+	// them: made once, not a closure per buffer.
+	fin    func(*byte)
+	finPer int
+}
+
+// finalizer is the finalizer of buffers of size bytes of which the pool
+// keeps perSize. outputPool must be locked.
+func (st *sizeStats) finalizer(size uintptr, perSize int) func(*byte) {
+	if st.fin == nil || st.finPer != perSize {
+		st.fin = func(b *byte) { giveBuffer(unsafe.Pointer(b), size, perSize) }
+		st.finPer = perSize
+	}
+	return st.fin
 }
 
 // slabCursor is the slab of one output size being carved: base is the
@@ -221,6 +235,7 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.clock++
 	st.lastUse = outputPool.clock
 	outputPool.handed += uint64(size)
+	fin := st.finalizer(size, perSize)
 	if p != nil {
 		maybeCollect(size, st, perSize)
 	}
@@ -234,7 +249,7 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 		maybeCollect(size, st, perSize)
 		outputPool.Unlock()
 	}
-	runtime.SetFinalizer((*byte)(p), func(b *byte) { giveBuffer(unsafe.Pointer(b), size, perSize) })
+	runtime.SetFinalizer((*byte)(p), fin)
 	return p
 }
 
@@ -281,11 +296,15 @@ func outputSlice[T any](n int) []T {
 	return unsafe.Slice((*T)(recycled(size, perSize(size))), n)
 }
 
-// newOutput returns the array for a Call result of dtype dt and shape,
-// whose every element the kernel will write (its contents may be stale).
+// newOutput returns the array for a result of dtype dt and shape, whose
+// every element the kernel will write (its contents may be stale), with
+// its slice boxed in data: for lazy, whose code reads arrays through Data.
 func newOutput(dt DType, shape []int) *Array {
 	a := new(Array)
 	setOutput(a, dt, shape)
+	if a.data == nil {
+		a.data = a.slice()
+	}
 	return a
 }
 
@@ -349,20 +368,25 @@ func newOutputs(e *entry, b int) []*Array {
 		if o.dyn == nil {
 			shape = slices.Clone(shape) // at returns the entry's own
 		}
-		outs[i] = newOutput(o.dtype, shape)
+		outs[i] = new(Array)
+		setOutput(outs[i], o.dtype, shape)
 	}
 	return outs
 }
 
 // setOwned makes a the array of data and shape, which are the array's own
 // and known to be valid (a compiled result's shape and a buffer of its
-// size): nothing is copied or checked.
+// size): nothing is copied or checked. A non-empty array keeps its slice
+// as ptr and bytes alone (see Array.data), which saves a Call an
+// allocation.
 func setOwned[T any](a *Array, dt DType, data []T, shape []int) {
-	a.dtype, a.data, a.shape = dt, data, shape
-	if len(data) > 0 {
-		a.ptr = unsafe.Pointer(unsafe.SliceData(data))
-		a.bytes = uintptr(len(data)) * unsafe.Sizeof(data[0])
+	a.dtype, a.shape = dt, shape
+	if len(data) == 0 {
+		a.data = data
+		return
 	}
+	a.ptr = unsafe.Pointer(unsafe.SliceData(data))
+	a.bytes = uintptr(len(data)) * unsafe.Sizeof(data[0])
 }
 
 // Collections started by Call.
