@@ -65,6 +65,23 @@ import (
 // runs 3 times as fast). 32 MiB was faster than 8 and 2 MiB, and 64 and
 // 128 MiB little faster still (BenchmarkCallAllocating at n=1e3).
 //
+// That cold memory is what keeps a loop of small Calls above twice
+// CallInto's time, not the bookkeeping: BenchmarkOutputWorkingSet runs
+// CallInto over 4 KB outputs in turn, and an output last written 4 MiB
+// before costs little more than rewriting the same one, but one last
+// written 8 MiB or more before costs 0.3-0.5 us more (the stores drain
+// after the kernel returns: in a profile, in exitsyscall's first atomic
+// instruction). Reusing outputs within 4 MiB means a collection every
+// thousand Calls of 4 KB, and a collection costs 0.5-4 ms of CPU on the
+// small virtual machines measured (runtime.GC also yields once per span it
+// sweeps). Tried and not kept, because the 32 MiB cycle was as slow with
+// them: software prefetches (PREFETCHW or PREFETCHT1 of the output just
+// before the kernel, or of the next one or two ahead), clearing the
+// output with REP STOSB first (which writes whole lines without reading
+// them), and, in a copy loop of the same shape, 2 MiB pages
+// (MADV_HUGEPAGE): the cost is the memory, not the TLB. Go's make for these outputs instead of slabs took twice the
+// Call thread's CPU time (zeroing, then more collections).
+//
 // Resident memory in a steady loop of Calls that drop their outputs is
 // bounded by the pools plus the buffers handed out between two
 // collections, which those started by Call keep to about a pool's worth:
