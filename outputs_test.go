@@ -552,3 +552,46 @@ func TestCallResultAccessors(t *testing.T) {
 		}
 	}
 }
+
+// A Call result whose Array alone is kept, no slice taken from it, keeps
+// its buffer through collections and reuse: the Array holds it by its
+// data pointer only (Array.data is nil for a Call result), which the
+// collector must see as a reference into the slab or buffer.
+func TestCallResultArrayKeepsBuffer(t *testing.T) {
+	f, err := Compile(func(a, b *Tensor) *Tensor { return a.Add(b).Mul(a).Sub(b.Mul(Scalar(0.5))).Relu() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1000, 3000, 1 << 16} {
+		xs, ys := make([]float32, n), make([]float32, n)
+		for i := range xs {
+			xs[i], ys[i] = float32(i%101)*0.125, float32(i%7)-3
+		}
+		want := chainRef(xs, ys)
+		var kept []*Array // every 7th result, by its Array alone
+		other := FromFloat32(make([]float32, n))
+		for i := range 20 * slabOutputs {
+			in := other
+			if i%7 == 0 {
+				in = FromFloat32(xs)
+			}
+			outs, err := f.Call(in, FromFloat32(ys))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i%7 == 0 {
+				kept = append(kept, outs[0])
+			}
+			if i%slabOutputs == 0 {
+				runtime.GC()
+			}
+		}
+		for k, a := range kept {
+			for i, v := range a.Float32() {
+				if v != want[i] {
+					t.Fatalf("n=%d: kept result %d changed: [%d] = %v, want %v", n, k, i, v, want[i])
+				}
+			}
+		}
+	}
+}
