@@ -21,7 +21,10 @@ import (
 type Array struct {
 	dtype DType
 	shape []int
-	data  any // the typed slice
+	// data is the typed slice, or nil for a Call output, whose slice
+	// is ptr and bytes (see slice): boxing a slice header in an any is an
+	// allocation of its own, which a small Call would pay every time.
+	data  any
 	ptr   unsafe.Pointer
 	bytes uintptr // len(data) times the element size
 	err   error
@@ -189,7 +192,7 @@ func (a *Array) Size() int {
 		return 0
 	}
 	if a.err != nil {
-		return reflectLen(a.data)
+		return reflectLen(a.slice())
 	}
 	return ir.Shape(a.shape).Size()
 }
@@ -222,17 +225,77 @@ func dataOf[T any](a *Array) []T {
 	if a == nil {
 		return nil
 	}
+	if a.data == nil {
+		if a.ptr == nil || a.dtype != dtypeOf[T]() {
+			return nil
+		}
+		var zero T
+		return unsafe.Slice((*T)(a.ptr), a.bytes/unsafe.Sizeof(zero))
+	}
 	s, _ := a.data.([]T)
 	return s
 }
 
+// dtypeOf is the DType whose slices are []T.
+func dtypeOf[T any]() DType {
+	var zero T
+	switch any(zero).(type) {
+	case bool:
+		return Bool
+	case uint8:
+		return Uint8
+	case int32:
+		return Int32
+	case int64:
+		return Int64
+	case float32:
+		return Float32
+	case float64:
+		return Float64
+	case F16:
+		return Float16
+	case BF16:
+		return BFloat16
+	}
+	return DType(ir.InvalidDType)
+}
+
+// slice is the typed slice of a (see data), boxed.
+func (a *Array) slice() any {
+	if a.data != nil || a.ptr == nil {
+		return a.data
+	}
+	n := int(a.bytes / uintptr(a.dtype.Size()))
+	switch a.dtype {
+	case Bool:
+		return unsafe.Slice((*bool)(a.ptr), n)
+	case Uint8:
+		return unsafe.Slice((*uint8)(a.ptr), n)
+	case Int32:
+		return unsafe.Slice((*int32)(a.ptr), n)
+	case Int64:
+		return unsafe.Slice((*int64)(a.ptr), n)
+	case Float32:
+		return unsafe.Slice((*float32)(a.ptr), n)
+	case Float64:
+		return unsafe.Slice((*float64)(a.ptr), n)
+	case Float16:
+		return unsafe.Slice((*F16)(a.ptr), n)
+	case BFloat16:
+		return unsafe.Slice((*BF16)(a.ptr), n)
+	}
+	return nil
+}
+
 // Data returns the underlying slice ([]float32, []int64, ...) as an any
-// (nil for a nil *Array or an invalid dtype).
+// (nil for a nil *Array or an invalid dtype). For an array Call returned,
+// each Data call boxes the slice anew, an allocation the typed accessors
+// (Float32 and the others) do not make.
 func (a *Array) Data() any {
 	if a == nil {
 		return nil
 	}
-	return a.data
+	return a.slice()
 }
 
 // String formats the array as dtype[shape] followed by its elements (the
@@ -247,8 +310,9 @@ func (a *Array) String() string {
 	if a.err != nil {
 		fmt.Fprintf(&b, "(invalid: %v) ", strings.TrimPrefix(a.err.Error(), "gojit: "))
 	}
-	n := reflectLen(a.data)
-	s := fmt.Sprint(sliceHead(a.data, min(n, 32)))
+	data := a.slice()
+	n := reflectLen(data)
+	s := fmt.Sprint(sliceHead(data, min(n, 32)))
 	if n > 32 {
 		s = strings.TrimSuffix(s, "]") + " ...]"
 	}

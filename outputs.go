@@ -65,6 +65,23 @@ import (
 // runs 3 times as fast). 32 MiB was faster than 8 and 2 MiB, and 64 and
 // 128 MiB little faster still (BenchmarkCallAllocating at n=1e3).
 //
+// That cold memory is what keeps a loop of small Calls above twice
+// CallInto's time, not the bookkeeping: BenchmarkOutputWorkingSet runs
+// CallInto over 4 KB outputs in turn, and an output last written 4 MiB
+// before costs little more than rewriting the same one, but one last
+// written 8 MiB or more before costs 0.3-0.5 us more (the stores drain
+// after the kernel returns: in a profile, in exitsyscall's first atomic
+// instruction). Reusing outputs within 4 MiB means a collection every
+// thousand Calls of 4 KB, and a collection costs 0.5-4 ms of CPU on the
+// small virtual machines measured (runtime.GC also yields once per span it
+// sweeps). Tried and not kept, because the 32 MiB cycle was as slow with
+// them: software prefetches (PREFETCHW or PREFETCHT1 of the output just
+// before the kernel, or of the next one or two ahead), clearing the
+// output with REP STOSB first (which writes whole lines without reading
+// them), and, in a copy loop of the same shape, 2 MiB pages
+// (MADV_HUGEPAGE): the cost is the memory, not the TLB. Go's make for these outputs instead of slabs took twice the
+// Call thread's CPU time (zeroing, then more collections).
+//
 // Resident memory in a steady loop of Calls that drop their outputs is
 // bounded by the pools plus the buffers handed out between two
 // collections, which those started by Call keep to about a pool's worth:
@@ -130,6 +147,20 @@ type sizeStats struct {
 	handed, taken int
 	// lastUse is outputPool.clock when a Call last took one.
 	lastUse uint64
+	// fin gives a buffer of this size back to the pool keeping finPer of
+	// them: made once, not a closure per buffer.
+	fin    func(*byte)
+	finPer int
+}
+
+// finalizer is the finalizer of buffers of size bytes of which the pool
+// keeps perSize. outputPool must be locked.
+func (st *sizeStats) finalizer(size uintptr, perSize int) func(*byte) {
+	if st.fin == nil || st.finPer != perSize {
+		st.fin = func(b *byte) { giveBuffer(unsafe.Pointer(b), size, perSize) }
+		st.finPer = perSize
+	}
+	return st.fin
 }
 
 // slabCursor is the slab of one output size being carved: base is the
@@ -221,6 +252,7 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.clock++
 	st.lastUse = outputPool.clock
 	outputPool.handed += uint64(size)
+	fin := st.finalizer(size, perSize)
 	if p != nil {
 		maybeCollect(size, st, perSize)
 	}
@@ -234,7 +266,7 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 		maybeCollect(size, st, perSize)
 		outputPool.Unlock()
 	}
-	runtime.SetFinalizer((*byte)(p), func(b *byte) { giveBuffer(unsafe.Pointer(b), size, perSize) })
+	runtime.SetFinalizer((*byte)(p), fin)
 	return p
 }
 
@@ -281,11 +313,15 @@ func outputSlice[T any](n int) []T {
 	return unsafe.Slice((*T)(recycled(size, perSize(size))), n)
 }
 
-// newOutput returns the array for a Call result of dtype dt and shape,
-// whose every element the kernel will write (its contents may be stale).
+// newOutput returns the array for a result of dtype dt and shape, whose
+// every element the kernel will write (its contents may be stale), with
+// its slice boxed in data: for lazy, whose code reads arrays through Data.
 func newOutput(dt DType, shape []int) *Array {
 	a := new(Array)
 	setOutput(a, dt, shape)
+	if a.data == nil {
+		a.data = a.slice()
+	}
 	return a
 }
 
@@ -349,20 +385,25 @@ func newOutputs(e *entry, b int) []*Array {
 		if o.dyn == nil {
 			shape = slices.Clone(shape) // at returns the entry's own
 		}
-		outs[i] = newOutput(o.dtype, shape)
+		outs[i] = new(Array)
+		setOutput(outs[i], o.dtype, shape)
 	}
 	return outs
 }
 
 // setOwned makes a the array of data and shape, which are the array's own
 // and known to be valid (a compiled result's shape and a buffer of its
-// size): nothing is copied or checked.
+// size): nothing is copied or checked. A non-empty array keeps its slice
+// as ptr and bytes alone (see Array.data), which saves a Call an
+// allocation.
 func setOwned[T any](a *Array, dt DType, data []T, shape []int) {
-	a.dtype, a.data, a.shape = dt, data, shape
-	if len(data) > 0 {
-		a.ptr = unsafe.Pointer(unsafe.SliceData(data))
-		a.bytes = uintptr(len(data)) * unsafe.Sizeof(data[0])
+	a.dtype, a.shape = dt, shape
+	if len(data) == 0 {
+		a.data = data
+		return
 	}
+	a.ptr = unsafe.Pointer(unsafe.SliceData(data))
+	a.bytes = uintptr(len(data)) * unsafe.Sizeof(data[0])
 }
 
 // Collections started by Call.

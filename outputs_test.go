@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -436,5 +437,161 @@ func TestCallOutputsConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// A Call of one result allocates one object, holding the Array, its shape
+// and the result slice, when its buffer comes from the pool or a slab:
+// the typed slice is not boxed (Array.data) and the finalizer is not a new
+// closure per buffer. Results under slabMinBytes are made, a second
+// allocation.
+func TestCallAllocations(t *testing.T) {
+	if LLVMVersion() == "" {
+		t.Skip("interpreted (no LLVM in this build): the interpreter allocates its intermediates")
+	}
+	f, err := Compile(func(a *Tensor) *Tensor { return a.Add(a) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		n    int
+		want float64
+	}{{100, 2}, {1000, 1}, {1 << 16, 1}} {
+		x := FromFloat32(make([]float32, c.n))
+		var sink float32
+		call := func() {
+			outs, err := f.Call(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sink += outs[0].Float32()[c.n-1]
+		}
+		// Fill the pool with dropped results for the measured calls.
+		for range 40 {
+			call()
+		}
+		runtime.GC()
+		waitPooled(uintptr(c.n*4), 30)
+		if got := testing.AllocsPerRun(30, call); got > c.want {
+			t.Errorf("n=%d: Call made %v allocations, want at most %v", c.n, got, c.want)
+		}
+		_ = sink
+	}
+}
+
+// waitPooled waits up to a second for the finalizers to pool k buffers
+// holding results of size bytes (slabs, for medium sizes).
+func waitPooled(size uintptr, k int) {
+	if size < slabMinBytes {
+		return
+	}
+	if size < recycleMinBytes {
+		size = slabOutputs * ((size + slabAlign - 1) &^ (slabAlign - 1))
+		k = 1
+	}
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		outputPool.Lock()
+		n := len(outputPool.free[size])
+		outputPool.Unlock()
+		if n >= k {
+			return
+		}
+	}
+}
+
+// The typed accessors of a Call result, whose slice is kept unboxed, give
+// its data for its own dtype only, Data gives the same memory, and an
+// empty result's slice is empty, not nil.
+func TestCallResultAccessors(t *testing.T) {
+	accessors := map[DType]func(*Array) any{
+		Bool:     func(a *Array) any { return a.Bool() },
+		Uint8:    func(a *Array) any { return a.Uint8() },
+		Int32:    func(a *Array) any { return a.Int32() },
+		Int64:    func(a *Array) any { return a.Int64() },
+		Float32:  func(a *Array) any { return a.Float32() },
+		Float64:  func(a *Array) any { return a.Float64() },
+		Float16:  func(a *Array) any { return a.Float16() },
+		BFloat16: func(a *Array) any { return a.BFloat16() },
+	}
+	for _, c := range outputCases {
+		f, err := Compile(c.fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 5, 3000} {
+			outs, err := f.Call(c.in(n, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := outs[0]
+			if a.Size() != n || a.DType() != c.dt {
+				t.Fatalf("%s n=%d: result %s of size %d", c.dt, n, a.DType(), a.Size())
+			}
+			for dt, get := range accessors {
+				v := reflect.ValueOf(get(a))
+				switch {
+				case dt != c.dt && !v.IsNil():
+					t.Errorf("%s n=%d: the %s accessor gave %d elements, want nil", c.dt, n, dt, v.Len())
+				case dt == c.dt && (v.IsNil() || v.Len() != n):
+					t.Errorf("%s n=%d: its accessor gave %v, want %d elements", c.dt, n, v, n)
+				}
+			}
+			data := reflect.ValueOf(a.Data())
+			typed := reflect.ValueOf(accessors[c.dt](a))
+			if data.Type() != typed.Type() || data.Len() != n || n > 0 && data.Pointer() != typed.Pointer() {
+				t.Fatalf("%s n=%d: Data() is %s of %d elements, not the accessor's slice", c.dt, n, data.Type(), data.Len())
+			}
+			for i := range n {
+				if v, w := elem(a.Data(), i), c.want(i, 1); v != w {
+					t.Fatalf("%s n=%d: [%d] = %v, want %v", c.dt, n, i, v, w)
+				}
+			}
+			if want := fmt.Sprintf("%s[%d] [", c.dt, n); !strings.HasPrefix(a.String(), want) {
+				t.Errorf("%s n=%d: String() = %.40q, want the prefix %q", c.dt, n, a.String(), want)
+			}
+		}
+	}
+}
+
+// A Call result whose Array alone is kept, no slice taken from it, keeps
+// its buffer through collections and reuse: the Array holds it by its
+// data pointer only (Array.data is nil for a Call result), which the
+// collector must see as a reference into the slab or buffer.
+func TestCallResultArrayKeepsBuffer(t *testing.T) {
+	f, err := Compile(func(a, b *Tensor) *Tensor { return a.Add(b).Mul(a).Sub(b.Mul(Scalar(0.5))).Relu() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1000, 3000, 1 << 16} {
+		xs, ys := make([]float32, n), make([]float32, n)
+		for i := range xs {
+			xs[i], ys[i] = float32(i%101)*0.125, float32(i%7)-3
+		}
+		want := chainRef(xs, ys)
+		var kept []*Array // every 7th result, by its Array alone
+		other := FromFloat32(make([]float32, n))
+		for i := range 20 * slabOutputs {
+			in := other
+			if i%7 == 0 {
+				in = FromFloat32(xs)
+			}
+			outs, err := f.Call(in, FromFloat32(ys))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i%7 == 0 {
+				kept = append(kept, outs[0])
+			}
+			if i%slabOutputs == 0 {
+				runtime.GC()
+			}
+		}
+		for k, a := range kept {
+			for i, v := range a.Float32() {
+				if v != want[i] {
+					t.Fatalf("n=%d: kept result %d changed: [%d] = %v, want %v", n, k, i, v, want[i])
+				}
+			}
+		}
 	}
 }
