@@ -14,9 +14,10 @@ import (
 // several streams. emitReduceRows sums reduceRowsAt rows side by side in
 // one inner loop, each with its own accumulators, so that each core
 // reads reduceRowsAt streams at once. On the 2-vCPU development host
-// (Xeon, AVX-512) a C loop over a 4096x4096 float32 read 20 GB/s one row
-// at a time and 34 GB/s four rows at a time on two threads (10 and 16
-// GB/s on one); BenchmarkRowSum measures the generated code.
+// (Xeon, AVX-512, quiet moment) a C loop over a 4096x4096 float32 read
+// 25 GB/s one row at a time and 34 GB/s four rows at a time on two
+// threads (11 and 17 GB/s on one); eight rows were no faster than four.
+// BenchmarkReduceRows compares the generated code with and without.
 //
 // Every output element still sums its own row (only the order within a
 // row is reassociated, as emitReduce's vector accumulators do), so the
@@ -36,13 +37,17 @@ const (
 	reduceRowsMinBytes = 1024
 )
 
+// reduceRows is false only in BenchmarkReduceRows, which measures the
+// generated code against summing one row at a time.
+var reduceRows = true
+
 // rowsAtOnce reports whether reduction n is emitted by emitReduceRows: a
 // sum over the last axis alone of a static operand, in a group that is a
 // nest of its own, with at least reduceRowsAt rows of at least
 // reduceRowsMinBytes. A group that gathers is excluded: its bounds
 // checks must report the first bad index in row order.
 func (gr *group) rowsAtOnce(n *ir.Node) bool {
-	if n.Op != ir.OpReduceSum || len(n.Axes) != 1 || gr.row != "" || gr.dyn != nil {
+	if !reduceRows || n.Op != ir.OpReduceSum || len(n.Axes) != 1 || gr.row != "" || gr.dyn != nil {
 		return false
 	}
 	an := &gr.g.Nodes[n.Args[0]]
