@@ -141,11 +141,12 @@ func (m *metadata) interleaved() string {
 }
 
 // interleavedBy returns a new loop ID asking the vectorizer to
-// interleave the loop n times.
+// interleave the loop n times and LLVM not to unroll it otherwise.
 func (m *metadata) interleavedBy(n int) string {
 	id := len(m.nodes) + 1
-	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d}", id, id, id+1),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.interleave.count\", i32 %d}", id+1, n))
+	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d, !%d}", id, id, id+1, id+2),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.interleave.count\", i32 %d}", id+1, n),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+2))
 	return "!" + strconv.Itoa(id)
 }
 
@@ -211,7 +212,7 @@ type loop struct {
 	// noUnroll keeps LLVM from unrolling the loop: see mmCtx.row.
 	noUnroll bool
 	// interleave, when above 0, is the interleave count the vectorizer
-	// is asked for (see emitReduceRows).
+	// is asked for, with no unrolling besides (see emitReduceRows).
 	interleave int
 }
 

@@ -65,28 +65,50 @@ func runRows(addr uintptr, x, out []float32, rows, threads int) {
 	wg.Wait()
 }
 
-// TestRowSumKernels runs both forms of the row sum over every split of a
-// few rows and checks them against a float64 loop.
+// TestRowSumKernels runs both forms of the row sum over every range of
+// rows [a, b) through the range entry, and over every split of all rows
+// across 1-3 threads, and checks the rows against a float64 loop and
+// that no element outside the range, nor past the end, is written.
 func TestRowSumKernels(t *testing.T) {
 	const rows, cols = 11, 300
 	x := make([]float32, rows*cols)
+	want := make([]float64, rows)
 	for i := range x {
 		x[i] = float32(i%17) - 8.25
+		want[i/cols] += float64(x[i])
+	}
+	const sentinel = -1e30
+	check := func(t *testing.T, out []float32, a, b int) {
+		t.Helper()
+		for r, v := range out {
+			switch {
+			case r >= a && r < b && float64(v) != want[r]: // small integers and quarters: exact
+				t.Errorf("rows [%d, %d): row %d = %v, want %v", a, b, r, v, want[r])
+			case (r < a || r >= b) && v != sentinel:
+				t.Errorf("rows [%d, %d): element %d written (%v)", a, b, r, v)
+			}
+		}
 	}
 	for _, at := range []bool{true, false} {
 		_, addr := rowSumKernel(t, rows, cols, at)
-		for threads := 1; threads <= 3; threads++ {
-			out := make([]float32, rows)
-			runRows(addr, x, out, rows, threads)
-			for r := range rows {
-				want := 0.0
-				for _, v := range x[r*cols : (r+1)*cols] {
-					want += float64(v)
+		var p [llvm.MaxDirect]unsafe.Pointer
+		out := make([]float32, rows+2)
+		p[0], p[1] = unsafe.Pointer(&x[0]), unsafe.Pointer(&out[0])
+		for a := 0; a <= rows; a++ {
+			for b := a; b <= rows; b++ {
+				for i := range out {
+					out[i] = sentinel
 				}
-				if float64(out[r]) != want { // small integers and quarters: exact
-					t.Errorf("rows at once %v, %d threads: row %d = %v, want %v", at, threads, r, out[r], want)
-				}
+				llvm.CallRangeDirect(addr, &p, 0, int64(a), int64(b), 0)
+				check(t, out, a, b)
 			}
+		}
+		for threads := 1; threads <= 3; threads++ {
+			for i := range out {
+				out[i] = sentinel
+			}
+			runRows(addr, x, out, rows, threads)
+			check(t, out, 0, rows)
 		}
 	}
 }

@@ -3,143 +3,111 @@
 ; group 0 computes %4 = reduce_sum %3 axes=[2] : f32[2,3]
 define internal void @k_row_sum_rows.g0(ptr noalias readonly %in0, ptr noalias readonly %in1, ptr noalias %out, i64 %start, i64 %end) #1 {
 entry:
-  %acc13 = alloca float
-  %acc14 = alloca float
-  %acc15 = alloca float
-  %acc16 = alloca float
-  %acc78 = alloca float
+  %acc20 = alloca float
+  %acc21 = alloca float
+  %acc22 = alloca float
+  %acc23 = alloca float
   %t1 = mul nuw nsw i64 %start, 3
   %t2 = mul nuw nsw i64 %end, 3
   %t3 = sub nuw nsw i64 %t2, %t1
-  %t4 = udiv i64 %t3, 4
-  %t5 = icmp slt i64 0, %t4
-  br i1 %t5, label %body1, label %exit3
+  %t4 = add nuw nsw i64 %t3, 3
+  %t5 = udiv i64 %t4, 4
+  %t6 = sub nuw nsw i64 %t2, 1
+  %t7 = icmp slt i64 0, %t5
+  br i1 %t7, label %body1, label %exit3
 body1:
-  %i6 = phi i64 [ 0, %entry ], [ %i6.next, %latch2 ]
-  %t7 = mul nuw nsw i64 %i6, 4
-  %t8 = add nuw nsw i64 %t1, %t7
-  %t9 = add nuw nsw i64 %t8, 0
-  %t10 = add nuw nsw i64 %t8, 1
-  %t11 = add nuw nsw i64 %t8, 2
-  %t12 = add nuw nsw i64 %t8, 3
-  store float 0x0000000000000000, ptr %acc13
-  store float 0x0000000000000000, ptr %acc14
-  store float 0x0000000000000000, ptr %acc15
-  store float 0x0000000000000000, ptr %acc16
-  %t17 = udiv i64 %t9, 3
-  %t18 = urem i64 %t9, 3
-  %t19 = mul nuw nsw i64 %t9, 300
-  %t20 = udiv i64 %t10, 3
-  %t21 = urem i64 %t10, 3
-  %t22 = mul nuw nsw i64 %t10, 300
-  %t23 = udiv i64 %t11, 3
-  %t24 = urem i64 %t11, 3
-  %t25 = mul nuw nsw i64 %t11, 300
-  %t26 = udiv i64 %t12, 3
-  %t27 = urem i64 %t12, 3
-  %t28 = mul nuw nsw i64 %t12, 300
-  %t30 = icmp slt i64 0, 300
-  br i1 %t30, label %body4, label %exit6
+  %i8 = phi i64 [ 0, %entry ], [ %i8.next, %latch2 ]
+  %t9 = mul nuw nsw i64 %i8, 4
+  %t10 = add nuw nsw i64 %t1, %t9
+  %t11 = add nuw nsw i64 %t10, 1
+  %t12 = icmp ugt i64 %t11, %t6
+  %t13 = select i1 %t12, i64 %t6, i64 %t11
+  %t14 = add nuw nsw i64 %t10, 2
+  %t15 = icmp ugt i64 %t14, %t6
+  %t16 = select i1 %t15, i64 %t6, i64 %t14
+  %t17 = add nuw nsw i64 %t10, 3
+  %t18 = icmp ugt i64 %t17, %t6
+  %t19 = select i1 %t18, i64 %t6, i64 %t17
+  store float 0x0000000000000000, ptr %acc20
+  store float 0x0000000000000000, ptr %acc21
+  store float 0x0000000000000000, ptr %acc22
+  store float 0x0000000000000000, ptr %acc23
+  %t24 = udiv i64 %t10, 3
+  %t25 = urem i64 %t10, 3
+  %t26 = mul nuw nsw i64 %t10, 300
+  %t27 = udiv i64 %t13, 3
+  %t28 = urem i64 %t13, 3
+  %t29 = mul nuw nsw i64 %t13, 300
+  %t30 = udiv i64 %t16, 3
+  %t31 = urem i64 %t16, 3
+  %t32 = mul nuw nsw i64 %t16, 300
+  %t33 = udiv i64 %t19, 3
+  %t34 = urem i64 %t19, 3
+  %t35 = mul nuw nsw i64 %t19, 300
+  %t37 = icmp slt i64 0, 300
+  br i1 %t37, label %body4, label %exit6
 body4:
-  %i31 = phi i64 [ 0, %body1 ], [ %i31.next, %latch5 ]
-  %t32 = add nuw nsw i64 %t19, %i31
-  %t33 = getelementptr inbounds float, ptr %in0, i64 %t32
-  %t34 = load float, ptr %t33
-  %t35 = getelementptr inbounds float, ptr %in1, i64 %i31
-  %t36 = load float, ptr %t35
-  %t37 = fmul float %t34, %t36
-  %t38 = load float, ptr %acc13
-  %t39 = fadd reassoc float %t38, %t37
-  store float %t39, ptr %acc13
-  %t40 = add nuw nsw i64 %t22, %i31
-  %t41 = getelementptr inbounds float, ptr %in0, i64 %t40
-  %t42 = load float, ptr %t41
-  %t43 = getelementptr inbounds float, ptr %in1, i64 %i31
-  %t44 = load float, ptr %t43
-  %t45 = fmul float %t42, %t44
-  %t46 = load float, ptr %acc14
-  %t47 = fadd reassoc float %t46, %t45
-  store float %t47, ptr %acc14
-  %t48 = add nuw nsw i64 %t25, %i31
-  %t49 = getelementptr inbounds float, ptr %in0, i64 %t48
-  %t50 = load float, ptr %t49
-  %t51 = getelementptr inbounds float, ptr %in1, i64 %i31
-  %t52 = load float, ptr %t51
-  %t53 = fmul float %t50, %t52
-  %t54 = load float, ptr %acc15
-  %t55 = fadd reassoc float %t54, %t53
-  store float %t55, ptr %acc15
-  %t56 = add nuw nsw i64 %t28, %i31
-  %t57 = getelementptr inbounds float, ptr %in0, i64 %t56
-  %t58 = load float, ptr %t57
-  %t59 = getelementptr inbounds float, ptr %in1, i64 %i31
-  %t60 = load float, ptr %t59
-  %t61 = fmul float %t58, %t60
-  %t62 = load float, ptr %acc16
-  %t63 = fadd reassoc float %t62, %t61
-  store float %t63, ptr %acc16
+  %i38 = phi i64 [ 0, %body1 ], [ %i38.next, %latch5 ]
+  %t39 = add nuw nsw i64 %t26, %i38
+  %t40 = getelementptr inbounds float, ptr %in0, i64 %t39
+  %t41 = load float, ptr %t40
+  %t42 = getelementptr inbounds float, ptr %in1, i64 %i38
+  %t43 = load float, ptr %t42
+  %t44 = fmul float %t41, %t43
+  %t45 = load float, ptr %acc20
+  %t46 = fadd reassoc float %t45, %t44
+  store float %t46, ptr %acc20
+  %t47 = add nuw nsw i64 %t29, %i38
+  %t48 = getelementptr inbounds float, ptr %in0, i64 %t47
+  %t49 = load float, ptr %t48
+  %t50 = getelementptr inbounds float, ptr %in1, i64 %i38
+  %t51 = load float, ptr %t50
+  %t52 = fmul float %t49, %t51
+  %t53 = load float, ptr %acc21
+  %t54 = fadd reassoc float %t53, %t52
+  store float %t54, ptr %acc21
+  %t55 = add nuw nsw i64 %t32, %i38
+  %t56 = getelementptr inbounds float, ptr %in0, i64 %t55
+  %t57 = load float, ptr %t56
+  %t58 = getelementptr inbounds float, ptr %in1, i64 %i38
+  %t59 = load float, ptr %t58
+  %t60 = fmul float %t57, %t59
+  %t61 = load float, ptr %acc22
+  %t62 = fadd reassoc float %t61, %t60
+  store float %t62, ptr %acc22
+  %t63 = add nuw nsw i64 %t35, %i38
+  %t64 = getelementptr inbounds float, ptr %in0, i64 %t63
+  %t65 = load float, ptr %t64
+  %t66 = getelementptr inbounds float, ptr %in1, i64 %i38
+  %t67 = load float, ptr %t66
+  %t68 = fmul float %t65, %t67
+  %t69 = load float, ptr %acc23
+  %t70 = fadd reassoc float %t69, %t68
+  store float %t70, ptr %acc23
   br label %latch5
 latch5:
-  %i31.next = add nuw nsw i64 %i31, 1
-  %t64 = icmp slt i64 %i31.next, 300
-  br i1 %t64, label %body4, label %exit6, !llvm.loop !1
+  %i38.next = add nuw nsw i64 %i38, 1
+  %t71 = icmp slt i64 %i38.next, 300
+  br i1 %t71, label %body4, label %exit6, !llvm.loop !1
 exit6:
-  %t65 = load float, ptr %acc13
-  %t66 = getelementptr inbounds float, ptr %out, i64 %t9
-  store float %t65, ptr %t66
-  %t67 = load float, ptr %acc14
-  %t68 = getelementptr inbounds float, ptr %out, i64 %t10
-  store float %t67, ptr %t68
-  %t69 = load float, ptr %acc15
-  %t70 = getelementptr inbounds float, ptr %out, i64 %t11
-  store float %t69, ptr %t70
-  %t71 = load float, ptr %acc16
-  %t72 = getelementptr inbounds float, ptr %out, i64 %t12
-  store float %t71, ptr %t72
+  %t72 = load float, ptr %acc20
+  %t73 = getelementptr inbounds float, ptr %out, i64 %t10
+  store float %t72, ptr %t73
+  %t74 = load float, ptr %acc21
+  %t75 = getelementptr inbounds float, ptr %out, i64 %t13
+  store float %t74, ptr %t75
+  %t76 = load float, ptr %acc22
+  %t77 = getelementptr inbounds float, ptr %out, i64 %t16
+  store float %t76, ptr %t77
+  %t78 = load float, ptr %acc23
+  %t79 = getelementptr inbounds float, ptr %out, i64 %t19
+  store float %t78, ptr %t79
   br label %latch2
 latch2:
-  %i6.next = add nuw nsw i64 %i6, 1
-  %t73 = icmp slt i64 %i6.next, %t4
-  br i1 %t73, label %body1, label %exit3, !llvm.loop !3
+  %i8.next = add nuw nsw i64 %i8, 1
+  %t80 = icmp slt i64 %i8.next, %t5
+  br i1 %t80, label %body1, label %exit3, !llvm.loop !4
 exit3:
-  %t74 = mul nuw nsw i64 %t4, 4
-  %t75 = add nuw nsw i64 %t1, %t74
-  %t76 = icmp slt i64 %t75, %t2
-  br i1 %t76, label %body7, label %exit9
-body7:
-  %i77 = phi i64 [ %t75, %exit3 ], [ %i77.next, %latch8 ]
-  store float 0x0000000000000000, ptr %acc78
-  %t79 = udiv i64 %i77, 3
-  %t80 = urem i64 %i77, 3
-  %t81 = mul nuw nsw i64 %i77, 300
-  %t83 = icmp slt i64 0, 300
-  br i1 %t83, label %body10, label %exit12
-body10:
-  %i84 = phi i64 [ 0, %body7 ], [ %i84.next, %latch11 ]
-  %t85 = add nuw nsw i64 %t81, %i84
-  %t86 = getelementptr inbounds float, ptr %in0, i64 %t85
-  %t87 = load float, ptr %t86
-  %t88 = getelementptr inbounds float, ptr %in1, i64 %i84
-  %t89 = load float, ptr %t88
-  %t90 = fmul float %t87, %t89
-  %t91 = load float, ptr %acc78
-  %t92 = fadd reassoc float %t91, %t90
-  store float %t92, ptr %acc78
-  br label %latch11
-latch11:
-  %i84.next = add nuw nsw i64 %i84, 1
-  %t93 = icmp slt i64 %i84.next, 300
-  br i1 %t93, label %body10, label %exit12, !llvm.loop !5
-exit12:
-  %t94 = load float, ptr %acc78
-  %t95 = getelementptr inbounds float, ptr %out, i64 %i77
-  store float %t94, ptr %t95
-  br label %latch8
-latch8:
-  %i77.next = add nuw nsw i64 %i77, 1
-  %t96 = icmp slt i64 %i77.next, %t2
-  br i1 %t96, label %body7, label %exit9, !llvm.loop !7
-exit9:
   ret void
 }
 
@@ -175,14 +143,11 @@ done:
 
 
 !0 = !{i32 1}
-!1 = distinct !{!1, !2}
-!2 = !{!"llvm.loop.interleave.count", i32 2}
-!3 = distinct !{!3, !4}
-!4 = !{!"llvm.loop.unroll.disable"}
-!5 = distinct !{!5, !6}
-!6 = !{!"llvm.loop.unroll.disable"}
-!7 = distinct !{!7, !8}
-!8 = !{!"llvm.loop.unroll.disable"}
+!1 = distinct !{!1, !2, !3}
+!2 = !{!"llvm.loop.interleave.count", i32 1}
+!3 = !{!"llvm.loop.unroll.disable"}
+!4 = distinct !{!4, !5}
+!5 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }
