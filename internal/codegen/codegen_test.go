@@ -83,6 +83,16 @@ var goldenCases = map[string]string{
   %2 = add %0, %1 : f32[1048576]
   return %2
 }`,
+	// Long rows summed reduceRowsAt at a time (reduce_rows.go), with a
+	// producer fused in and rows left over after the blocks of 4.
+	"row_sum_rows": `graph {
+  %0 = param 0 : f32[2,3,300]
+  %1 = param 1 : f32[300]
+  %2 = broadcast %1 : f32[2,3,300]
+  %3 = mul %0, %2 : f32[2,3,300]
+  %4 = reduce_sum %3 axes=[2] : f32[2,3]
+  return %4
+}`,
 	"matmul_cast": `graph {
   %0 = param 0 : f32[2,3,4]
   %1 = param 1 : f32[2,4,5]

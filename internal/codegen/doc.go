@@ -17,7 +17,9 @@
 // over a flat loop addresses every operand with the loop counter alone,
 // the form LLVM's loop vectorizer handles best. A reduction root adds inner
 // loops over the reduced axes with its accumulator in an entry-block
-// alloca. A matmul is register-tiled (matmul.go): each outer iteration
+// alloca; a sum over a long last axis in a nest of its own reads four rows
+// side by side, so each core keeps four load streams in flight
+// (reduce_rows.go). A matmul is register-tiled (matmul.go): each outer iteration
 // computes a chunk of rows; for every block of k it packs the chunk's rows
 // of A, then for every panel of columns a block of B, into aligned stack
 // buffers (in a module the runtime may split, B is instead packed once per

@@ -140,6 +140,16 @@ func (m *metadata) interleaved() string {
 	return "!" + strconv.Itoa(id)
 }
 
+// interleavedBy returns a new loop ID asking the vectorizer to
+// interleave the loop n times and LLVM not to unroll it otherwise.
+func (m *metadata) interleavedBy(n int) string {
+	id := len(m.nodes) + 1
+	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d, !%d}", id, id, id+1, id+2),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.interleave.count\", i32 %d}", id+1, n),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+2))
+	return "!" + strconv.Itoa(id)
+}
+
 // noUnroll returns a new loop ID asking LLVM not to unroll the loop.
 func (m *metadata) noUnroll() string {
 	id := len(m.nodes) + 1
@@ -201,6 +211,9 @@ type loop struct {
 	heavy, nested         bool // the enclosing body's flags
 	// noUnroll keeps LLVM from unrolling the loop: see mmCtx.row.
 	noUnroll bool
+	// interleave, when above 0, is the interleave count the vectorizer
+	// is asked for, with no unrolling besides (see emitReduceRows).
+	interleave int
 }
 
 // openLoop starts a loop over [start, end) and leaves f in its body. The
@@ -238,6 +251,8 @@ func (f *fn) closeLoop(l *loop) {
 	md := ""
 	switch {
 	case f.loopIDs == nil:
+	case l.interleave > 0:
+		md = ", !llvm.loop " + f.loopIDs.interleavedBy(l.interleave)
 	case f.heavy && !f.nested && f.noUnroll:
 		md = ", !llvm.loop " + f.loopIDs.interleavedNoUnroll()
 	case l.noUnroll || f.noUnroll:

@@ -21,6 +21,9 @@ func (gr *group) emitReduce(n *ir.Node) int {
 	if walkable(gr.g, n) {
 		return gr.emitReduceWalk(n)
 	}
+	if gr.rowsAtOnce(n) {
+		return gr.emitReduceRows(n) // reduce_rows.go
+	}
 	a := n.Args[0]
 	an := &gr.g.Nodes[a]
 	dt := an.DType
