@@ -105,3 +105,35 @@ func TestForcedWidthSameCode(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatInlined checks that a flat module without a range entry
+// compiles to one function, its group inlined into the entry after
+// vectorization, and that a module with a range entry keeps the group a
+// function the two entries share.
+func TestFlatInlined(t *testing.T) {
+	g, err := ir.Parse(goldenCases["chain"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := func(int, codegen.Group) bool { return false }
+	for _, c := range []struct {
+		name  string
+		split func(int, codegen.Group) bool
+		want  int
+	}{{"whole", whole, 1}, {"range", nil, 3}} {
+		mod, err := codegen.GenerateSplit(passes.Fuse(g), "k_inl_"+c.name, codegen.Target{}, c.split)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mod.Flat {
+			t.Fatalf("%s: the chain module is not flat", c.name)
+		}
+		asm, err := llvm.Assembly(c.name+".ll", mod.Text, llvm.Options{OptLevel: 3, Flat: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(asm, ",@function"); n != c.want {
+			t.Errorf("%s: %d functions, want %d:\n%s", c.name, n, c.want, asm)
+		}
+	}
+}

@@ -132,7 +132,10 @@
 // was costing a plan per vector width until codegen named the width;
 // ipsccp's function specializer 2, now off); parsing 6%. The emitted
 // code being this small, emission is mostly a fixed cost per module that
-// the C API gives no way to share between modules.
+// the C API gives no way to share between modules, and per function:
+// inlining the group function into the entry once vectorized (codegen
+// marks it alwaysinline when it has that one caller) took emission from
+// 7.6 to 6.6 ms of CPU in the same profile.
 //
 // The verifier runs before any optimization because LLVM does not
 // report malformed IR gracefully: passes and the backend assume valid
