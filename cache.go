@@ -7,11 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/gojit/gojit/internal/diskcache"
-	"github.com/gojit/gojit/internal/llvm"
 	"github.com/gojit/gojit/internal/runtime"
 )
 
@@ -67,10 +64,6 @@ type CacheConfig struct {
 var cacheSetup struct {
 	once sync.Once
 	err  error
-	// configured is set once ConfigureCache or the first build has
-	// chosen the configuration (compileCertain then reads it from the
-	// runtime).
-	configured atomic.Bool
 }
 
 // ConfigureCache replaces the compile cache configuration; call it before
@@ -102,41 +95,10 @@ func ConfigureCache(c CacheConfig) error {
 			}
 		}
 	}
-	err = runtime.Configure(rc)
-	cacheSetup.configured.Store(true)
-	if err != nil {
+	if err := runtime.Configure(rc); err != nil {
 		return fmt.Errorf("gojit: disk cache disabled: %w", err)
 	}
 	return nil
-}
-
-// preloadLLVM starts loading LLVM in the background when a Func's first
-// build is certain to compile (compileCertain), so that the dynamic
-// loader's 20 ms overlap the caller's work until then.
-func preloadLLVM(optLevel int) {
-	if compileCertain() {
-		llvm.Preload(optLevel)
-	}
-}
-
-// compileCertain reports whether a Func's first build will have to
-// compile, before it has traced anything: the disk cache is off or its
-// directory does not exist yet (the first run of a program on a
-// machine), so no signature can be found there. A kernel another Func
-// already compiled in this process would answer from memory, but then
-// LLVM is loaded already.
-func compileCertain() bool {
-	dir := ""
-	if cacheSetup.configured.Load() {
-		dir = runtime.CurrentConfig().DiskDir
-	} else if !strings.EqualFold(os.Getenv(EnvCache), "off") {
-		d, err := DefaultCacheDir()
-		if err != nil {
-			return true // the disk cache will be off
-		}
-		dir = d
-	}
-	return dir == "" || diskcache.Absent(dir)
 }
 
 // DefaultCacheDir returns the disk cache directory used when
@@ -170,7 +132,6 @@ func setupCache() {
 		if err := runtime.Configure(rc); err != nil {
 			cacheSetup.err = err
 		}
-		cacheSetup.configured.Store(true)
 		if cacheSetup.err != nil {
 			warnLogger(nil).Warn("gojit: disk cache disabled; compiled code stays in memory", "err", cacheSetup.err)
 		}

@@ -11,10 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gojit/gojit"
-	"github.com/gojit/gojit/internal/llvm"
 )
 
 // TestMain keeps the tests' disk cache out of the user's cache directory
@@ -339,62 +337,6 @@ func TestCompileModes(t *testing.T) {
 	if gojit.LLVMVersion() != "" {
 		if c := gojit.CacheStats(); c.Compiles+c.DiskHits-before.Compiles-before.DiskHits != 8 {
 			t.Errorf("%d kernels built for 8 modes", c.Compiles+c.DiskHits-before.Compiles-before.DiskHits)
-		}
-	}
-}
-
-// TestPreloadWhenCompileCertain runs this test binary as a child that
-// only calls Compile: LLVM starts loading in the background when the
-// first build must compile (the disk cache is off or its directory does
-// not exist yet), and not when the disk cache might answer or the Func
-// interprets, so that a program whose kernels are cached never loads it.
-func TestPreloadWhenCompileCertain(t *testing.T) {
-	if os.Getenv("GOJIT_TEST_CHILD") == "preload" {
-		if _, err := gojit.Compile(scale); err != nil {
-			t.Fatal(err)
-		}
-		loaded := false
-		if llvm.Preloading() {
-			// The load runs in the background; wait for it (a test
-			// timeout, not a time measurement).
-			for range 2000 {
-				if loaded = llvm.Loaded(); loaded {
-					break
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-		} else {
-			loaded = llvm.Loaded()
-		}
-		fmt.Printf("preload=%t loaded=%t\n", llvm.Preloading(), loaded)
-		return
-	}
-	if gojit.LLVMVersion() == "" {
-		t.Skip("no LLVM in this build")
-	}
-	present := filepath.Join(t.TempDir(), "cache")
-	if err := os.MkdirAll(present, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name string
-		env  []string
-		want string
-	}{
-		{"absent dir", []string{gojit.EnvCacheDir + "=" + filepath.Join(t.TempDir(), "new"), gojit.EnvCache + "=on"}, "preload=true loaded=true"},
-		{"cache off", []string{gojit.EnvCacheDir + "=" + present, gojit.EnvCache + "=off"}, "preload=true loaded=true"},
-		{"present dir", []string{gojit.EnvCacheDir + "=" + present, gojit.EnvCache + "=on"}, "preload=false loaded=false"},
-		{"interpreter", []string{gojit.EnvCacheDir + "=" + filepath.Join(t.TempDir(), "new"), gojit.EnvCache + "=on", gojit.EnvDisableJIT + "=1"}, "preload=false loaded=false"},
-	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestPreloadWhenCompileCertain$", "-test.count=1")
-		// The last value of a variable counts: c.env may set the JIT off.
-		cmd.Env = append(append(os.Environ(), "GOJIT_TEST_CHILD=preload", gojit.EnvDisableJIT+"="), c.env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s: child: %v\n%s", c.name, err, out)
-		}
-		if !strings.Contains(string(out), c.want) {
-			t.Errorf("%s: child says %q, want %q", c.name, out, c.want)
 		}
 	}
 }

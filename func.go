@@ -142,7 +142,6 @@ func Compile(fn any, opts ...Option) (*Func, error) {
 	}
 	if !f.cfg.interpret {
 		runtime.Warm() // the first build's host facts, while the caller traces
-		preloadLLVM(f.cfg.optLevel)
 	}
 	nout := t.NumOut()
 	if nout > 0 && t.Out(nout-1) == errorType {

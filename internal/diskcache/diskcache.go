@@ -179,16 +179,6 @@ func Open(dir string, maxBytes int64) (*Store, error) {
 	return &Store{dir: dir, maxBytes: maxBytes}, nil
 }
 
-// Absent reports whether dir does not exist, so that a store opened in
-// it starts empty and its every lookup misses: a caller can tell before
-// it has a key that it will have to compile. It only stats dir (no file
-// is opened, so Go's poller is not started); any answer other than "does
-// not exist" counts as present.
-func Absent(dir string) bool {
-	_, err := os.Stat(dir)
-	return errors.Is(err, os.ErrNotExist)
-}
-
 // Dir returns the store's absolute directory.
 func (s *Store) Dir() string { return s.dir }
 

@@ -49,12 +49,6 @@
 //     it links a cached kernel in tens of microseconds instead of the
 //     ORC JIT's creation plus linking.
 //
-// When a compile is certain before anything is traced (the disk cache is
-// off, or its directory does not exist yet: a program's first run on a
-// machine), gojit.Compile calls Preload, which loads the library,
-// initializes the target and builds a TargetMachine in the background,
-// overlapping the caller's work up to the first compile.
-//
 // What a fresh process's first compile costs (the 6-op function over
 // 1,024 elements, median of fresh processes on a loaded 2-vCPU machine):
 // dlopen of Debian's libLLVM.so.19.1 14-19 ms (311,000 relative and
@@ -63,8 +57,13 @@
 // ms; the first compile 11.7-14.9 ms of wall time against 7.2 ms for a
 // later one (its code and data pages fault in; the first TargetMachine);
 // linking 0.1 ms. Gojit's own work before the compile (tracing, passes,
-// the module's text) is 1-2 ms, all Preload can hide, so the load itself
-// keeps a fresh process's first Compile and Call above 30 ms.
+// the module's text) is about 1-2 ms. Loading the library in the background
+// from gojit.Compile when a compile was certain (the disk cache off or
+// its directory absent), to overlap that work, was tried and measured:
+// no gain (fresh processes, paired medians 1.03-1.05x of not doing it,
+// with or without also building the TargetMachine there), so it is not
+// done. The load itself keeps a fresh process's first Compile and Call
+// above 30 ms.
 //
 // A trimmed libLLVM would load much faster. Linked from llvm-19-dev's
 // static component libraries (x86, passes, orcjit, irreader, asmparser)

@@ -117,35 +117,6 @@ func open() error {
 	return lib.err
 }
 
-// preload is Preload's once; started records that it ran.
-var preload struct {
-	once    sync.Once
-	started atomic.Bool
-}
-
-// Preload starts loading libLLVM in the background, then initializes its
-// target and builds a TargetMachine for optLevel, the first compile's
-// fixed costs (about 20 ms with Debian's libLLVM, most of it the dynamic
-// loader's relocations), so that they overlap whatever the caller does
-// before that compile: tracing, passes, generating the module. Call it
-// only when a compile is certain (the disk cache cannot answer): a
-// program that never compiles must not load LLVM. It returns at once; a
-// library that fails to load is reported by the compile, as without
-// Preload. Only the first call does anything.
-func Preload(optLevel int) {
-	preload.once.Do(func() {
-		preload.started.Store(true)
-		go func() {
-			if open() == nil {
-				C.gojit_warm(C.int(optLevel))
-			}
-		}()
-	})
-}
-
-// Preloading reports whether Preload has been called in this process.
-func Preloading() bool { return preload.started.Load() }
-
 // libraryPaths are the absolute paths dl.c tries first, in its order.
 var libraryPaths = []string{
 	fmt.Sprintf("/usr/lib/llvm-%d/lib/libLLVM.so.%d.%d", C.gojit_version_major(), C.gojit_version_major(), C.gojit_version_minor()),

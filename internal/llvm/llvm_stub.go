@@ -20,12 +20,6 @@ func Available() bool { return false }
 // Version returns "" because no LLVM library is linked.
 func Version() string { return "" }
 
-// Preload does nothing in this build.
-func Preload(optLevel int) {}
-
-// Preloading reports false: Preload does nothing in this build.
-func Preloading() bool { return false }
-
 // HostCPU returns empty strings because no LLVM library is linked.
 func HostCPU() (name, features string) { return "", "" }
 

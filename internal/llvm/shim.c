@@ -237,20 +237,6 @@ static void give_tm(LLVMTargetMachineRef tm, int opt) {
 		LLVMDisposeTargetMachine(tm);
 }
 
-void gojit_warm(int opt) {
-	ensure_init();
-	LLVMTargetRef target;
-	char *msg = NULL;
-	if (LLVMGetTargetFromTriple(host_triple, &target, &msg)) {
-		if (msg)
-			LLVMDisposeMessage(msg);
-		return; // the compile that follows reports it
-	}
-	LLVMTargetMachineRef tm = take_tm(target, opt);
-	if (tm)
-		give_tm(tm, opt);
-}
-
 // flat_pipeline replaces default<O2> and <O3> for modules whose every nest
 // is one flat loop of elementwise arithmetic (the flat argument; see
 // codegen.Module.Flat). What the full pipeline does to such a loop comes

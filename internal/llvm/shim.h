@@ -37,10 +37,6 @@ void gojit_version(unsigned *maj, unsigned *min, unsigned *patch);
 const char *gojit_host_cpu_name(void);
 const char *gojit_host_cpu_features(void);
 
-// gojit_warm initializes LLVM's target and leaves a TargetMachine for
-// level opt in the pool (Preload).
-void gojit_warm(int opt);
-
 // Returns 0 on success; on failure res->err holds "stage: message".
 // flat asks for the short pipeline of flat elementwise modules (at opt 2
 // and 3; see Options.Flat).
