@@ -2,8 +2,10 @@ package codegen_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -259,5 +261,63 @@ func TestModuleFlat(t *testing.T) {
 	}
 	if mod.Flat {
 		t.Error("a dynamic module is Flat")
+	}
+}
+
+// TestForcedWidth checks which modules ask the vectorizer for a width
+// (vectorWidth): flat modules of one float type without a range entry
+// on an AVX-512 target, with 16 float32 or 8 float64 lanes, whose loops
+// leave no remainder, and no others.
+func TestForcedWidth(t *testing.T) {
+	exp := func(dt string, n int) string {
+		return fmt.Sprintf("graph {\n  %%0 = param 0 : %[1]s[%[2]d]\n  %%1 = exp %%0 : %[1]s[%[2]d]\n  return %%1\n}", dt, n)
+	}
+	mixed := `graph {
+  %0 = param 0 : f32[64]
+  %1 = param 1 : f64[64]
+  %2 = cast %0 : f64[64]
+  %3 = add %2, %1 : f64[64]
+  return %3
+}`
+	for _, c := range []struct {
+		name, text string
+		target     codegen.Target
+		split      bool
+		want       int // 0: no width
+	}{
+		{"f32_avx512", exp("f32", 1024), codegen.Target{AVX512: true}, false, 16},
+		{"f32_64_avx512", exp("f32", 64), codegen.Target{AVX512: true}, false, 16},
+		{"f32_small_avx512", exp("f32", 16), codegen.Target{AVX512: true}, false, 0},
+		{"f32_remainder_avx512", exp("f32", 1000), codegen.Target{AVX512: true}, false, 0},
+		{"f64_avx512", exp("f64", 1024), codegen.Target{AVX512: true}, false, 8},
+		{"f32_split_avx512", exp("f32", 1024), codegen.Target{AVX512: true}, true, 0},
+		{"f32_portable", exp("f32", 1024), codegen.Target{}, false, 0},
+		{"chain_portable", goldenCases["chain"], codegen.Target{}, false, 0},
+		{"mixed_avx512", mixed, codegen.Target{AVX512: true}, false, 0},
+		{"reduce_avx512", goldenCases["broadcast_reduce"], codegen.Target{AVX512: true}, false, 0},
+	} {
+		g, err := ir.Parse(c.text)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		whole := func(int, codegen.Group) bool { return false }
+		if c.split {
+			whole = nil // every nest may be split: a range entry
+		}
+		mod, err := codegen.GenerateSplit(passes.Fuse(g), "k_"+c.name, c.target, whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		m := regexp.MustCompile(`\n!(\d+) = !\{!"llvm.loop.vectorize.width", i32 (\d+)\}`).FindStringSubmatch(mod.Text)
+		if m != nil {
+			got, _ = strconv.Atoi(m[2])
+		}
+		if got != c.want {
+			t.Errorf("%s: vectorize.width %d, want %d (0: none)\n%s", c.name, got, c.want, mod.Text)
+		}
+		if m != nil && strings.Count(mod.Text, " = distinct !{") != strings.Count(mod.Text, ", !"+m[1]+"}") {
+			t.Errorf("%s: not every loop ID names the width node:\n%s", c.name, mod.Text)
+		}
 	}
 }

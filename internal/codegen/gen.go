@@ -366,13 +366,26 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		out.WriteString(decls[k])
 		out.WriteByte('\n')
 	}
+	if w := vectorWidth(g, t, groups, flat && !anySplit); w > 0 {
+		md.forceWidth(w)
+	}
 	if nontemporal || len(md.nodes) > 0 {
 		out.WriteString("\n!0 = !{i32 1}\n")
 		for _, n := range md.nodes {
 			out.WriteString(n + "\n")
 		}
 	}
-	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind noinline \"prefer-vector-width\"=\"512\" }\n")
+	// Group functions stay calls (noinline) so that the entry and the
+	// range entry share them, except in a flat module without a range
+	// entry: there each has one caller, which passes constant bounds, and
+	// the short pipeline inlines it once vectorized (always-inline), which
+	// leaves one function to emit instead of two, for the same loop (1 ms
+	// less emission on the 6-op function).
+	inline := "noinline"
+	if flat && !anySplit {
+		inline = "alwaysinline"
+	}
+	out.WriteString("\nattributes #0 = { nounwind }\nattributes #1 = { nounwind " + inline + " \"prefer-vector-width\"=\"512\" }\n")
 	for _, k := range slices.Sorted(maps.Keys(attrs)) {
 		out.WriteString(attrs[k])
 	}
@@ -393,6 +406,45 @@ func flatNest(p *passes.Plan, u *unit, nest []int) bool {
 	r := p.Roots[nest[0]]
 	gr := &group{unit: u, p: p, g: p.Graph, root: r}
 	return p.Graph.Node(r).Op.IsElementwise() && gr.flat(r)
+}
+
+// vectorWidth is the vector width to ask of the loop vectorizer
+// (metadata.forceWidth) in a flat module without a range entry, whose
+// loops therefore run over constant bounds, or 0 to leave it the choice.
+// The group functions prefer 512-bit vectors, so on an AVX-512 host a
+// module computing only float32 (only float64) gets 16 (8) lanes, which
+// the vectorizer's cost model picks for such loops, when every loop's
+// trip count is a multiple of 4 vectors (the most it interleaves): then
+// no remainder is left and the code is the same
+// (TestForcedWidthSameCode). A remainder would come out differently:
+// with a width given, LLVM does not vectorize the epilogue. Mixed types,
+// whose best width the cost model weighs, and other hosts keep its
+// choice.
+func vectorWidth(g *ir.Graph, t Target, groups []Group, fixed bool) int {
+	if !fixed || !t.AVX512 || len(g.Nodes) == 0 {
+		return 0
+	}
+	dt := g.Nodes[0].DType
+	for i := range g.Nodes {
+		if g.Nodes[i].DType != dt {
+			return 0
+		}
+	}
+	w := 0
+	switch dt {
+	case ir.Float32:
+		w = 16
+	case ir.Float64:
+		w = 8
+	default:
+		return 0
+	}
+	for _, gr := range groups {
+		if gr.Extent == 0 || gr.Extent%(4*w) != 0 {
+			return 0
+		}
+	}
+	return w
 }
 
 // smallNest is the most elements a nest may compute and still be kept
