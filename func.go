@@ -293,7 +293,7 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 	}
 	if err := runHeld(exe, ins, optr, runtime.RunOptions{Size: b, Threads: f.cfg.threads}); err != nil {
 		if _, ok := errors.AsType[*ir.IndexError](err); ok {
-			err = f.ownIndexError(e, b, ins, args, err)
+			err = f.ownIndexError(e, ins, args, err)
 		}
 		return fmt.Errorf("gojit: %s: %w", f.name, err)
 	}
@@ -304,15 +304,11 @@ func (f *Func) run(e *entry, b int, outs []*Array, args []any) error {
 	return nil
 }
 
-// ownIndexError returns the index error of e's own trace on these inputs.
-// Kernels are shared by signature, which leaves source positions out, so a
-// kernel built for another Func with the same graph reports the other
-// Func's file:line. An index error is rare and ends the call, so this
-// path runs the caller's own graph in the interpreter, which reports the
-// same error at the caller's positions. A dynamic entry's trace has the
-// trace's sizes, so it is traced again at the call's. If the interpreter
-// does not fail the same way, kerr, the kernel's error, stands.
-func (f *Func) ownIndexError(e *entry, b int, ins []unsafe.Pointer, args []any, kerr error) error {
+// ownIndexError returns the index error of e's own trace on these inputs
+// (runtime.OwnIndexError): the kernel may have been built for another
+// Func with the same graph, whose file:line it reports. A dynamic entry's
+// trace has the trace's sizes, so it is traced again at the call's.
+func (f *Func) ownIndexError(e *entry, ins []unsafe.Pointer, args []any, kerr error) error {
 	g := e.traced
 	if e.dyn {
 		var err error
@@ -320,20 +316,7 @@ func (f *Func) ownIndexError(e *entry, b int, ins []unsafe.Pointer, args []any, 
 			return kerr
 		}
 	}
-	exe, err := runtime.Build(g, runtime.Options{Interpret: true, Name: f.name})
-	if err != nil {
-		return kerr
-	}
-	outs := make([]unsafe.Pointer, len(e.outs))
-	for j := range e.outs {
-		outs[j] = New(e.outs[j].dtype, e.outs[j].at(b)...).ptr
-	}
-	if err := exe.Run(ins, outs); err != nil {
-		if _, ok := errors.AsType[*ir.IndexError](err); ok {
-			return err
-		}
-	}
-	return kerr
+	return runtime.OwnIndexError(g, ins, kerr)
 }
 
 // runHeld runs exe, which the caller has acquired, and releases it even if

@@ -104,35 +104,17 @@ func (c *Context) runGraph(sub *ir.Graph, ins []*gojit.Array, g *generation) (ru
 	return runResult{outs: outs, interpreted: k.interpreted, how: how}, nil
 }
 
-// ownIndexError returns the index error of sub itself on ins. Kernels are
-// shared by signature, which leaves source positions out, so a kernel
-// built for another batch with the same graph (a hit) reports that
-// batch's file:line. An index error ends the flush and is rare, so sub
-// runs in the interpreter, which reports the same error at sub's own
-// positions; if it does not fail the same way, kerr, the kernel's error,
-// stands.
+// ownIndexError returns the index error of sub itself on ins
+// (runtime.OwnIndexError): on a hit, the kernel was built for another
+// batch with the same graph, whose file:line it reports.
 func (c *Context) ownIndexError(sub *ir.Graph, gen *generation, ins []*gojit.Array, kerr error) error {
 	sub = sub.Clone()
 	c.fillPositions(sub, gen)
-	exe, err := runtime.Build(sub, runtime.Options{Interpret: true, Name: "lazy"})
-	if err != nil {
-		return kerr
-	}
 	ip := make([]unsafe.Pointer, len(ins))
 	for i, a := range ins {
 		ip[i] = dataPtr(a)
 	}
-	op := make([]unsafe.Pointer, len(sub.Outputs))
-	for j, v := range sub.Outputs {
-		n := &sub.Nodes[v]
-		op[j] = dataPtr(gojit.New(gojit.DType(n.DType), n.Shape...))
-	}
-	if err := exe.Run(ip, op); err != nil {
-		if _, ok := errors.AsType[*ir.IndexError](err); ok {
-			return err
-		}
-	}
-	return kerr
+	return runtime.OwnIndexError(sub, ip, kerr)
 }
 
 // build compiles sub (a miss): the family's dynamic kernel when this is

@@ -104,10 +104,9 @@ type native struct {
 	temps  []nativeTemps
 	subs   []nativeSub // acquired once per run
 	// errs is the run's error slot, shared by every kernel of the run
-	// that checks indices (errWords words, pinned, in chunk), or 0 when
-	// none does.
-	errs  uintptr
-	errsW []uintptr // the same words
+	// that checks indices (errWords words, pinned, in chunk), once
+	// errSlot made it.
+	errs []uintptr
 }
 
 type nativeFrame struct {
@@ -127,14 +126,14 @@ type nativeSub struct {
 
 func newNative(drv *driverSet) *native { return &native{drv: drv} }
 
-// errSlot returns the run's error slot, zeroed, allocating it on first
-// use; a run allocates it before building its tables.
+// errSlot returns the address of the run's error slot, zeroed, allocating
+// it on first use: every kernel and driver table of the run gets the same.
 func (nt *native) errSlot() uintptr {
-	if nt.errs == 0 {
-		nt.errs = nt.words(make([]uintptr, errWords))
-		nt.errsW = nt.chunk[len(nt.chunk)-errWords:]
+	if nt.errs == nil {
+		nt.words(make([]uintptr, errWords))
+		nt.errs = nt.chunk[len(nt.chunk)-errWords:]
 	}
-	return nt.errs
+	return uintptr(unsafe.Pointer(&nt.errs[0]))
 }
 
 // failed reports whether a kernel of the run recorded an out-of-range
@@ -143,7 +142,7 @@ func (nt *native) errSlot() uintptr {
 // own slot and the first error in the order the interpreter runs them is
 // the one reported, with its node.
 func (nt *native) failed() bool {
-	return nt.errs != 0 && nt.errsW[1] != 0
+	return nt.errs != nil && nt.errs[1] != 0
 }
 
 func (nt *native) done() {
@@ -354,7 +353,7 @@ func (nt *native) sequence(st *staged, ins, outs []unsafe.Pointer) (uintptr, err
 	}
 	copyStep(c)
 	t[0] = uintptr((len(t) - codegen.SeqHeader) / codegen.SeqStepWords)
-	t[1] = nt.errs
+	t[1] = nt.errSlot()
 	return nt.words(t), nil
 }
 
@@ -408,7 +407,7 @@ func (nt *native) loopTable(st *staged, s *step, ptr func(buf) unsafe.Pointer) (
 	}
 	d[codegen.DriverFlag] = uintptr(flag)
 	d[codegen.DriverFinal], d[codegen.DriverNFinal] = nt.words(final), uintptr(len(final)/3)
-	d[codegen.DriverErr] = nt.errs
+	d[codegen.DriverErr] = nt.errSlot()
 	return nt.words(d), init, nil
 }
 
@@ -421,7 +420,6 @@ func (st *staged) loopNative(s *step, ptr func(buf) unsafe.Pointer) error {
 	}
 	nt := newNative(drv)
 	defer nt.done()
-	nt.errSlot() // before the tables, which point at it
 	d, _, err := nt.loopTable(st, s, ptr)
 	if err != nil {
 		return err
@@ -454,7 +452,6 @@ func (st *staged) runNative(ins, outs []unsafe.Pointer) error {
 	}
 	pins(ins)
 	pins(outs)
-	nt.errSlot() // before the tables, which point at it
 	t, err := nt.sequence(st, ins, outs)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"unsafe"
 
 	"github.com/gojit/gojit/internal/ir"
@@ -42,4 +43,30 @@ func (e *Executable) indexError(fr *frame) error {
 		panic("runtime: kernel reported an index error for a node that reads no index") // broken invariant
 	}
 	return ir.NewIndexError(e.Graph, node, int(fr.errs[2]), int64(fr.errs[3]))
+}
+
+// OwnIndexError returns the index error the interpreter reports for g on
+// ins, or kerr if it reports none. Kernels are shared by signature, which
+// leaves source positions out, so a kernel built for another graph with
+// the same signature reports that graph's file:line; a caller whose run
+// failed with kerr, an *ir.IndexError, asks for the error at its own
+// positions. Index errors are rare and end the run, so the cost of
+// interpreting g once more is paid only then.
+func OwnIndexError(g *ir.Graph, ins []unsafe.Pointer, kerr error) error {
+	exe, err := Build(g, Options{Interpret: true})
+	if err != nil {
+		return kerr
+	}
+	outs := make([]unsafe.Pointer, len(g.Outputs))
+	for j, v := range g.Outputs {
+		n := g.Node(v)
+		buf := make([]uint64, (n.Shape.Size()*n.DType.Size()+7)/8+1)
+		outs[j] = unsafe.Pointer(&buf[0])
+	}
+	if err := exe.Run(ins, outs); err != nil {
+		if _, ok := errors.AsType[*ir.IndexError](err); ok {
+			return err
+		}
+	}
+	return kerr
 }
