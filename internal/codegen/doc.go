@@ -19,7 +19,11 @@
 // loops over the reduced axes with its accumulator in an entry-block
 // alloca; a sum over a long last axis in a nest of its own reads four rows
 // side by side, so each core keeps four load streams in flight
-// (reduce_rows.go). A matmul is register-tiled (matmul.go): each outer iteration
+// (reduce_rows.go). A reduction of every axis of a large operand, whose
+// one output element would leave the runtime nothing to split, is folded
+// in fixed blocks by a nest of its own into a scratch buffer of partials,
+// which the reduction's group folds in block order (reduce_blocks.go):
+// the same bits for any number of threads. A matmul is register-tiled (matmul.go): each outer iteration
 // computes a chunk of rows; for every block of k it packs the chunk's rows
 // of A, then for every panel of columns a block of B, into aligned stack
 // buffers (in a module the runtime may split, B is instead packed once per

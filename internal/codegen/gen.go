@@ -222,6 +222,42 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		name := fmt.Sprintf("%s.g%d", entry, gi)
 		gr.packOnce = split != nil && d == nil
 		flat = flat && flatNest(p, gr, nest)
+		if bp := blockedReduction(p, nest, gr); bp != nil {
+			// The blocks' nest runs first (reduce_blocks.go).
+			bp.scrIdx = len(scratch)
+			scratch = append(scratch, Scratch{Bytes: bp.blocks * g.Node(bp.root).DType.Size(), Nest: gi})
+			bu := &unit{argName: map[ir.Value]string{}}
+			bu.target, bu.loopIDs = t, md
+			bu.pre = &bu.allocas
+			bbody := bu.emitBlocks(p, bp)
+			bname := fmt.Sprintf("%s.q%d", entry, gi)
+			fmt.Fprintf(&out, "; folds group %d's blocks\ndefine internal void @%s(", nest[0], bname)
+			var bargs []string
+			for _, in := range bu.inputs {
+				fmt.Fprintf(&out, "ptr noalias readonly %s, ", bu.argName[in])
+				bargs = append(bargs, fmt.Sprintf("ptr %%s%d", slot[in]))
+			}
+			out.WriteString("ptr noalias %part, i64 %start, i64 %end) #1 {\n")
+			out.WriteString(bbody)
+			out.WriteString("}\n\n")
+			bargs = append(bargs, fmt.Sprintf("ptr %%sscr%d", bp.scrIdx))
+			args := strings.Join(bargs, ", ")
+			bg := Group{Extent: bp.blocks, Work: work(g, bp.root), Grain: 1, Nest: gi}
+			bg.Split = split == nil || split(gi, bg)
+			fixed := fmt.Sprintf("  call void @%s(%s, i64 0, i64 %d)\n", bname, args, bg.Extent)
+			calls = append(calls, fixed)
+			ranged := fixed
+			if bg.Split {
+				anySplit = true
+				ranged = fmt.Sprintf("  call void @%s(%s, i64 %%start, i64 %%end)\n", bname, args)
+			}
+			mg := len(groups)
+			cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", mg, mg))
+			rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n%s  br label %%done\n", mg, ranged))
+			groups = append(groups, bg)
+			mergeHelpers(&bu.fn, decls, attrs, &used)
+			gr.blocks = bp
+		}
 		body, extent, outs := gr.emitNest(p, nest)
 		grain := max(gr.grain, 1)
 		wk, macs := 0, 0
@@ -279,6 +315,11 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			out.WriteString("ptr noalias readonly %packed, ")
 			actuals = append(actuals, fmt.Sprintf("ptr %%sscr%d", gr.packed.scrIdx))
 		}
+		if gr.blocks != nil {
+			out.WriteString("ptr noalias readonly %partials, ")
+			actuals = append(actuals, fmt.Sprintf("ptr %%sscr%d", gr.blocks.scrIdx))
+			wk = gr.blocks.blocks // folding the partials: never split
+		}
 		if d != nil {
 			fmt.Fprintf(&out, "i64 %%start, i64 %%end, i64 %%size) #1 {\n")
 		} else {
@@ -299,7 +340,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		// count, proportional to every dimension (runtime.ScaledOf).
 		cheap := grp
 		cheap.Work = wk - macs + macs/mmMACsPerElement
-		grp.Split = d != nil || split == nil || split(gi, cheap)
+		grp.Split = (d != nil || split == nil || split(gi, cheap)) && gr.blocks == nil
 		if !grp.Split {
 			actuals = fixed
 		}
@@ -313,15 +354,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		// stores; only O3's full unrolling and SROA keep that tile in
 		// registers (the flat pipeline left it on the stack).
 		flat = flat && !gr.nontemporal
-		for k, d := range gr.decls {
-			decls[k] = d
-		}
-		for k := range gr.used {
-			used = append(used, "ptr @"+k)
-		}
-		for k, a := range gr.attrs {
-			attrs[k] = a
-		}
+		mergeHelpers(&gr.fn, decls, attrs, &used)
 	}
 	fmt.Fprintf(&out, "define void @%s(ptr %%args) #0 {\nentry:\n", entry)
 	for i := range slots {
@@ -395,6 +428,20 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		fmt.Fprintf(&out, "\n@llvm.compiler.used = appending global [%d x ptr] [%s], section \"llvm.metadata\"\n", len(used), strings.Join(used, ", "))
 	}
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot, Scratch: scratch, Flat: flat}, nil
+}
+
+// mergeHelpers adds the declarations, attribute groups and kept
+// functions of f to the module's.
+func mergeHelpers(f *fn, decls map[string]string, attrs map[int]string, used *[]string) {
+	for k, d := range f.decls {
+		decls[k] = d
+	}
+	for k := range f.used {
+		*used = append(*used, "ptr @"+k)
+	}
+	for k, a := range f.attrs {
+		attrs[k] = a
+	}
 }
 
 // flatNest reports whether nest is one group computing elementwise ops of
@@ -515,6 +562,10 @@ type unit struct {
 	// function takes the packed B as its last pointer parameter, %packed.
 	packOnce bool
 	packed   *packPlan
+	// blocks, when not nil, says the nest's reduction was computed in
+	// blocks by a nest of its own (reduce_blocks.go); the function takes
+	// the partials as its last pointer parameter, %partials.
+	blocks *blockPlan
 }
 
 // localRow is the scratch buffer of a row-local value: buf holds one row,

@@ -18,6 +18,9 @@ import (
 // last axis is reassociated (several vector accumulators), within the
 // tolerance internal/interp/doc.go documents.
 func (gr *group) emitReduce(n *ir.Node) int {
+	if bp := gr.blocks; bp != nil && bp.root == gr.root {
+		return gr.emitCombine(n, bp) // reduce_blocks.go
+	}
 	if walkable(gr.g, n) {
 		return gr.emitReduceWalk(n)
 	}
