@@ -14,7 +14,8 @@ import (
 // longer than a block, more than one leading axis, fused producers
 // (among them a broadcast and an exp), every reduction that takes the
 // path, and edge values (NaN, infinities, -0) for max and min, which must
-// come out bit-exact. Each case is compiled alone against the interpreter.
+// come out bit-exact. Smaller whole-array reductions of elementwise
+// operands run as one loop over the linear offset (emitReduce). Each case is compiled alone against the interpreter.
 func TestDiffReduceBlocks(t *testing.T) {
 	type op = func(in []*gojit.Tensor) *gojit.Tensor
 	ident := func(in []*gojit.Tensor) *gojit.Tensor { return in[0] }
@@ -53,6 +54,17 @@ func TestDiffReduceBlocks(t *testing.T) {
 		{"min_i64", gojit.Int64, []int{300, 300}, gojit.ReduceMin, 0.01, ident},
 		{"prod_f32_sequential", gojit.Float32, []int{300, 300}, gojit.ReduceProd, 0, func(in []*gojit.Tensor) *gojit.Tensor {
 			return in[0].Mul(gojit.Scalar(1e-6)).Add(gojit.Scalar(1))
+		}},
+		// Below the blocks' size: one loop over the linear offset.
+		{"small_relu_mean", gojit.Float32, []int{100, 100}, gojit.ReduceMean, 0, func(in []*gojit.Tensor) *gojit.Tensor { return in[0].Relu() }},
+		{"small_max_edges", gojit.Float32, []int{30, 40}, gojit.ReduceMax, 0.05, ident},
+		{"small_min_rank3", gojit.Float64, []int{3, 7, 11}, gojit.ReduceMin, 0.05, ident},
+		{"small_prod_i64", gojit.Int64, []int{20, 30}, gojit.ReduceProd, 0.01, ident},
+		{"small_prod_f32", gojit.Float32, []int{20, 30}, gojit.ReduceProd, 0, func(in []*gojit.Tensor) *gojit.Tensor {
+			return in[0].Mul(gojit.Scalar(1e-3)).Add(gojit.Scalar(1))
+		}},
+		{"small_broadcast", gojit.Float32, []int{50, 60}, gojit.ReduceSum, 0, func(in []*gojit.Tensor) *gojit.Tensor {
+			return in[0].Add(gojit.Iota(gojit.Float32, 0, 50, 60))
 		}},
 	}
 	for i, c := range cases {

@@ -49,10 +49,19 @@ func (gr *group) emitReduce(n *ir.Node) int {
 		in.dims[k] = oix.dims[j]
 	}
 	var inner []*loop
-	for _, k := range n.Axes {
-		l := gr.openLoop("0", gr.extent(in, k))
+	if gr.flatWhole(n) {
+		// Every axis of a same-shape elementwise operand: one loop over
+		// its linear offset, in the same (row-major) order, vectorized
+		// along the whole operand rather than row by row.
+		l := gr.openLoop("0", strconv.Itoa(an.Shape.Size()))
 		inner = append(inner, l)
-		in.dims[k] = l.iv
+		in.lin = l.iv
+	} else {
+		for _, k := range n.Axes {
+			l := gr.openLoop("0", gr.extent(in, k))
+			inner = append(inner, l)
+			in.dims[k] = l.iv
+		}
 	}
 	if an.Shape.Rank() == 0 {
 		in.lin = "0"
@@ -98,6 +107,16 @@ func (gr *group) emitReduce(n *ir.Node) int {
 	}
 	gr.closeLoops(outer)
 	return extentOf(n.Shape)
+}
+
+// flatWhole reports whether reduction n reduces every axis (two or more)
+// of a static operand of same-shape elementwise ops, which emitReduce
+// then visits in one loop over the linear offset. Arg reductions keep
+// their loops (their result is a coordinate).
+func (gr *group) flatWhole(n *ir.Node) bool {
+	an := &gr.g.Nodes[n.Args[0]]
+	return n.Op.Kind() == ir.KindReduce && n.Shape.Rank() == 0 && an.Shape.Rank() >= 2 &&
+		gr.dyn == nil && gr.flat(n.Args[0])
 }
 
 // walkable reports whether a reduction is emitted by emitReduceWalk: a
