@@ -79,6 +79,9 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	chunks := mmChunks(M)
 	if sum {
 		chunks = 1
+		if sp := gr.sumSplit; sp != nil {
+			chunks = sp.chunks // each sums its own rows (matmul_sum.go)
+		}
 	}
 	T := M / mmRows // whole tiles of rows
 
@@ -252,7 +255,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	}
 	gr.closeLoop(rest)
 	if sum {
-		mm.sumEpilogue(M, N)
+		mm.sumEpilogue(M, N, r0, rEnd, c)
 	}
 	gr.closeLoop(it)
 	return batch * chunks
@@ -344,7 +347,7 @@ func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
 // is elementwise, otherwise a loop over rows and one along each row. The
 // sum is reassociated (several vector accumulators), as emitReduce's
 // float sums are, within the tolerance of internal/interp/doc.go.
-func (mm *mmCtx) sumEpilogue(M, N int) {
+func (mm *mmCtx) sumEpilogue(M, N int, r0, rEnd, c string) {
 	gr, dt := mm.gr, mm.dt
 	t := regType(dt)
 	x := gr.g.Nodes[gr.root].Args[0]
@@ -355,14 +358,21 @@ func (mm *mmCtx) sumEpilogue(M, N int) {
 		cur := gr.ins("load %s, ptr %s", t, acc)
 		gr.stmt("store %s %s, ptr %s", t, gr.ins("fadd reassoc %s %s, %s", t, cur, gr.value(x, ix)), acc)
 	}
+	// A split sum (matmul_sum.go) adds its chunk's rows [r0, rEnd).
+	lo, hi, i0, i1 := "0", strconv.Itoa(M*N), "0", strconv.Itoa(M)
+	if gr.sumSplit != nil {
+		lo = gr.ins("mul nuw nsw i64 %s, %d", r0, N)
+		hi = gr.ins("mul nuw nsw i64 %s, %d", rEnd, N)
+		i0, i1 = r0, rEnd
+	}
 	if mm.flatOver(x) {
-		l := gr.openLoop("0", strconv.Itoa(M*N))
+		l := gr.openLoop(lo, hi)
 		ix := gr.indexOf("sum", x)
 		ix.lin = l.iv
 		add(ix)
 		gr.closeLoop(l)
 	} else {
-		i := gr.openLoop("0", strconv.Itoa(M))
+		i := gr.openLoop(i0, i1)
 		j := gr.openLoop("0", strconv.Itoa(N))
 		ix := gr.indexOf("sum", x)
 		ix.dims[0], ix.dims[1] = i.iv, j.iv
@@ -371,7 +381,12 @@ func (mm *mmCtx) sumEpilogue(M, N int) {
 		gr.closeLoop(j)
 		gr.closeLoop(i)
 	}
-	gr.storeRoot(dt, "0", gr.ins("load %s, ptr %s", t, acc))
+	sum := gr.ins("load %s, ptr %s", t, acc)
+	if gr.sumSplit != nil {
+		gr.store(dt, "%mmpart", c, sum)
+		return
+	}
+	gr.storeRoot(dt, "0", sum)
 }
 
 // flatOver is group.flat with the product as a value in memory: v and
