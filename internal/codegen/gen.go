@@ -258,11 +258,6 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			mergeHelpers(&bu.fn, decls, attrs, &used)
 			gr.blocks = bp
 		}
-		if sp := splitSummedMatMul(p, nest, gr); sp != nil {
-			sp.scrIdx = len(scratch)
-			scratch = append(scratch, Scratch{Bytes: sp.chunks * g.Node(p.Roots[nest[0]]).DType.Size(), Nest: gi})
-			gr.sumSplit = sp
-		}
 		body, extent, outs := gr.emitNest(p, nest)
 		grain := max(gr.grain, 1)
 		wk, macs := 0, 0
@@ -320,10 +315,6 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			out.WriteString("ptr noalias readonly %packed, ")
 			actuals = append(actuals, fmt.Sprintf("ptr %%sscr%d", gr.packed.scrIdx))
 		}
-		if gr.sumSplit != nil {
-			out.WriteString("ptr noalias %mmpart, ")
-			actuals = append(actuals, fmt.Sprintf("ptr %%sscr%d", gr.sumSplit.scrIdx))
-		}
 		if gr.blocks != nil {
 			out.WriteString("ptr noalias readonly %partials, ")
 			actuals = append(actuals, fmt.Sprintf("ptr %%sscr%d", gr.blocks.scrIdx))
@@ -349,10 +340,6 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		// count, proportional to every dimension (runtime.ScaledOf).
 		cheap := grp
 		cheap.Work = wk - macs + macs/mmMACsPerElement
-		if gr.sumSplit != nil {
-			// Its chunks were cut to be split (matmul_sum.go).
-			cheap.Work = wk
-		}
 		grp.Split = (d != nil || split == nil || split(gi, cheap)) && gr.blocks == nil
 		if !grp.Split {
 			actuals = fixed
@@ -362,18 +349,6 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", mg, mg))
 		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n  call void @%s(%s)\n  br label %%done\n", mg, name, strings.Join(actuals, ", ")))
 		groups = append(groups, grp)
-		if sp := gr.sumSplit; sp != nil {
-			// Then the partials' sum.
-			cname := fmt.Sprintf("%s.c%d", entry, gi)
-			fmt.Fprintf(&out, "; adds group %d's partial sums\n", nest[0])
-			combineSums(&out, cname, g.Node(p.Roots[nest[0]]).DType, sp.chunks)
-			call := fmt.Sprintf("  call void @%s(ptr %%sscr%d, ptr %%s%d, i64 0, i64 1)\n", cname, sp.scrIdx, slot[p.Roots[nest[0]]])
-			calls = append(calls, call)
-			mg := len(groups)
-			cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", mg, mg))
-			rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n%s  br label %%done\n", mg, call))
-			groups = append(groups, Group{Extent: 1, Work: sp.chunks, Grain: 1, Nest: gi})
-		}
 		nontemporal = nontemporal || gr.nontemporal
 		// A streaming group copies its stack tile out with non-temporal
 		// stores; only O3's full unrolling and SROA keep that tile in
@@ -591,10 +566,6 @@ type unit struct {
 	// blocks by a nest of its own (reduce_blocks.go); the function takes
 	// the partials as its last pointer parameter, %partials.
 	blocks *blockPlan
-	// sumSplit, when not nil, cuts the nest's summed matmul into chunks
-	// that store partial sums (matmul_sum.go) through the function's
-	// last pointer parameter, %mmpart.
-	sumSplit *sumSplit
 }
 
 // localRow is the scratch buffer of a row-local value: buf holds one row,

@@ -79,9 +79,6 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	chunks := mmChunks(M)
 	if sum {
 		chunks = 1
-		if sp := gr.sumSplit; sp != nil {
-			chunks = sp.chunks // each sums its own rows (matmul_sum.go)
-		}
 	}
 	T := M / mmRows // whole tiles of rows
 
@@ -255,7 +252,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	}
 	gr.closeLoop(rest)
 	if sum {
-		mm.sumEpilogue(M, N, r0, rEnd, c)
+		mm.sumEpilogue(M, N)
 	}
 	gr.closeLoop(it)
 	return batch * chunks
@@ -347,7 +344,7 @@ func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
 // is elementwise, otherwise a loop over rows and one along each row. The
 // sum is reassociated (several vector accumulators), as emitReduce's
 // float sums are, within the tolerance of internal/interp/doc.go.
-func (mm *mmCtx) sumEpilogue(M, N int, r0, rEnd, c string) {
+func (mm *mmCtx) sumEpilogue(M, N int) {
 	gr, dt := mm.gr, mm.dt
 	t := regType(dt)
 	x := gr.g.Nodes[gr.root].Args[0]
@@ -358,21 +355,14 @@ func (mm *mmCtx) sumEpilogue(M, N int, r0, rEnd, c string) {
 		cur := gr.ins("load %s, ptr %s", t, acc)
 		gr.stmt("store %s %s, ptr %s", t, gr.ins("fadd reassoc %s %s, %s", t, cur, gr.value(x, ix)), acc)
 	}
-	// A split sum (matmul_sum.go) adds its chunk's rows [r0, rEnd).
-	lo, hi, i0, i1 := "0", strconv.Itoa(M*N), "0", strconv.Itoa(M)
-	if gr.sumSplit != nil {
-		lo = gr.ins("mul nuw nsw i64 %s, %d", r0, N)
-		hi = gr.ins("mul nuw nsw i64 %s, %d", rEnd, N)
-		i0, i1 = r0, rEnd
-	}
 	if mm.flatOver(x) {
-		l := gr.openLoop(lo, hi)
+		l := gr.openLoop("0", strconv.Itoa(M*N))
 		ix := gr.indexOf("sum", x)
 		ix.lin = l.iv
 		add(ix)
 		gr.closeLoop(l)
 	} else {
-		i := gr.openLoop(i0, i1)
+		i := gr.openLoop("0", strconv.Itoa(M))
 		j := gr.openLoop("0", strconv.Itoa(N))
 		ix := gr.indexOf("sum", x)
 		ix.dims[0], ix.dims[1] = i.iv, j.iv
@@ -381,12 +371,7 @@ func (mm *mmCtx) sumEpilogue(M, N int, r0, rEnd, c string) {
 		gr.closeLoop(j)
 		gr.closeLoop(i)
 	}
-	sum := gr.ins("load %s, ptr %s", t, acc)
-	if gr.sumSplit != nil {
-		gr.store(dt, "%mmpart", c, sum)
-		return
-	}
-	gr.storeRoot(dt, "0", sum)
+	gr.storeRoot(dt, "0", gr.ins("load %s, ptr %s", t, acc))
 }
 
 // flatOver is group.flat with the product as a value in memory: v and
