@@ -154,6 +154,7 @@ func (u *unit) emitBlocks(p *passes.Plan, bp *blockPlan) string {
 		over := gr.ins("icmp sgt i64 %s, %d", c1, cols)
 		c1 = gr.ins("select i1 %s, i64 %d, i64 %s", over, cols, c1)
 		l := gr.openLoop(c0, c1)
+		l.interleave = wholeInterleave
 		fold(at(row, l.iv))
 		gr.closeLoop(l)
 	} else {
@@ -164,6 +165,7 @@ func (u *unit) emitBlocks(p *passes.Plan, bp *blockPlan) string {
 		r1 = gr.ins("select i1 %s, i64 %d, i64 %s", over, rows, r1)
 		lr := gr.openLoop(r0, r1)
 		l := gr.openLoop("0", strconv.Itoa(cols))
+		l.interleave = wholeInterleave
 		fold(at(lr.iv, l.iv))
 		gr.closeLoop(l)
 		gr.closeLoop(lr)
