@@ -110,10 +110,18 @@ func TestKeptValuesStayIntact(t *testing.T) {
 		mean     float64
 	}
 	var keep []kept
+	shared := Stats().InputsShared
 	for i := range iters {
-		for j := range a { // new host data, in the same slices
-			a[j] = float32(r.NormFloat64())
-			b[j] = float32(r.NormFloat64())
+		switch {
+		case i%3 == 1: // unchanged: the inputs share the last copies
+		case i%5 == 2: // one element changed, the last one
+			a[len(a)-1] += 1
+			b[len(b)-1] -= 1
+		default: // new host data, in the same slices
+			for j := range a {
+				a[j] = float32(r.NormFloat64())
+				b[j] = float32(r.NormFloat64())
+			}
 		}
 		x, y := c.FromFloat32(a, n, n), c.FromFloat32(b, n, n)
 		z := x.Add(y).Mul(x)
@@ -151,6 +159,9 @@ func TestKeptValuesStayIntact(t *testing.T) {
 			runtime.GC()
 		}
 	}
+	if Stats().InputsShared == shared {
+		t.Error("no input shared an unchanged copy: the test does not check that case")
+	}
 	for i, k := range keep {
 		check := func(what string, got, want []float32) {
 			t.Helper()
@@ -187,4 +198,58 @@ func closeRel(a, b, tol float64) bool {
 		m = -m
 	}
 	return d <= tol*max(m, 1e-6)
+}
+
+// A tensor made from a host slice that did not change shares the copy
+// made before; a change anywhere, another shape or another slice makes a
+// new copy, and the earlier tensors keep their values.
+func TestUnchangedHostDataShared(t *testing.T) {
+	c := newCtx(t)
+	const n = 10000 // 40 KB: copied outside the heap
+	a := make([]float32, n)
+	want := 0.0
+	for i := range a {
+		a[i] = float32(i % 7) // sums exact in float32
+		want += float64(i % 7)
+	}
+	sum := func(x *Tensor) float64 {
+		t.Helper()
+		v, err := x.Sum().Item()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	s0 := Stats().InputsShared
+	x1 := c.FromFloat32(a, 100, 100)
+	x2 := c.FromFloat32(a, 100, 100)
+	if got := Stats().InputsShared - s0; got != 1 {
+		t.Fatalf("InputsShared grew by %d, want 1", got)
+	}
+	a[n-1]++ // the last element only
+	x3 := c.FromFloat32(a, 100, 100)
+	x4 := c.FromFloat32(a, n)                                   // another shape
+	x5 := c.FromFloat32(append([]float32(nil), a...), 100, 100) // another slice
+	if got := Stats().InputsShared - s0; got != 1 {
+		t.Fatalf("InputsShared grew by %d, want 1: a changed slice, a new shape or a new slice shared a copy", got)
+	}
+	for i, c := range []struct {
+		x    *Tensor
+		want float64
+	}{{x1, want}, {x2, want}, {x3, want + 1}, {x4, want + 1}, {x5, want + 1}} {
+		if got := sum(c.x); got != c.want {
+			t.Errorf("x%d: sum %v, want %v", i+1, got, c.want)
+		}
+	}
+	// The user's Array of a shared input is a copy of its own: changing
+	// it (which the documentation forbids) does not reach the other.
+	arr, err := x1.Array()
+	if err != nil {
+		t.Fatal(err)
+	}
+	arr.Float32()[0] = 1e9
+	if got := sum(x2); got != want {
+		t.Errorf("x2 after writing x1's Array: sum %v, want %v", got, want)
+	}
+	runtime.KeepAlive(x2)
 }
