@@ -348,8 +348,8 @@ func BenchmarkTargets(b *testing.B) {
 				return err
 			}},
 			{"lazy-clones", func() error { // host copies as lazy made them before
-				cloneHostCopies = true
-				defer func() { cloneHostCopies = false }()
+				cloneHostCopies, noUnchanged = true, true
+				defer func() { cloneHostCopies, noUnchanged = false, false }()
 				_, err := gt2(c, ga, gb, 100).Item()
 				return err
 			}},
@@ -411,8 +411,11 @@ var sinkA, sinkB []float32
 // iterations (a collection cycle spans a few hundred: interleaving single
 // iterations, as BenchmarkTargets does, mixes the variants' effects on
 // the collector, which is most of what the copies cost): lazy with its
-// host copies outside the heap (the default), in the output pool, and as
-// plain clones (lazy before both), lazy with FromArray inputs, and the
+// host copies outside the heap (the default; the same unchanged slices
+// every iteration, so they share their copies), with new data every
+// iteration (changed), with the unchanged data copied again in the output
+// pool and as plain clones (lazy before both), lazy with FromArray
+// inputs, and the
 // kernel alone (gojit.Compile, CallInto with shared inputs and a reused
 // output). It reports each one's median block, wall and calling-thread
 // CPU per iteration, and lazy's overhead over the kernel.
@@ -428,16 +431,22 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	}
 	sa, sb, out := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100), gojit.New(gojit.Float32)
 	lazyRun := func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }
+	ca, cb := slices.Clone(ga), slices.Clone(gb)
 	modes := []variant{
 		{"offheap", lazyRun},
+		{"changed", func() error { // new host data every iteration (its first element changed)
+			ca[0], cb[0] = -ca[0], -cb[0]
+			_, err := gt2(c, ca, cb, 100).Item()
+			return err
+		}},
 		{"pool", func() error {
-			heapHostCopies = true
-			defer func() { heapHostCopies = false }()
+			heapHostCopies, noUnchanged = true, true
+			defer func() { heapHostCopies, noUnchanged = false, false }()
 			return lazyRun()
 		}},
 		{"clones", func() error {
-			cloneHostCopies = true
-			defer func() { cloneHostCopies = false }()
+			cloneHostCopies, noUnchanged = true, true
+			defer func() { cloneHostCopies, noUnchanged = false, false }()
 			return lazyRun()
 		}},
 		{"shared", func() error {
@@ -478,6 +487,7 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	b.ReportMetric(w["offheap"]-w["kernel"], "overhead-µs")
 	b.ReportMetric(u["offheap"]-u["kernel"], "overhead-cpu-µs")
 	b.ReportMetric(w["shared"]-w["kernel"], "shared-overhead-µs")
+	b.ReportMetric(w["changed"]-w["kernel"], "changed-overhead-µs")
 	b.ReportMetric(0, "ns/op")
 }
 
