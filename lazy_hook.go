@@ -208,8 +208,12 @@ func lazyScalar(x any, op ir.Op, a ir.Value, val float64) ir.Value {
 		return -1
 	}
 	pcs := callers()
-	c := tr.lazyNode(ir.Node{Op: ir.OpConst, DType: dt, Const: constOf(dt, val)}, pcs)
-	c = tr.lazyBroadcast(c, tr.g.Nodes[a].Shape, pcs)
+	// The constant broadcast, as one node of the operand's shape (shared:
+	// shapes never change once in a graph). The method records the
+	// 0-d constant too, which nothing uses: no batch computes it, and
+	// the fast path does not record it.
+	shape := tr.g.Nodes[a].Shape
+	c := tr.lazyNode(ir.Node{Op: ir.OpConst, DType: dt, Shape: shape[:len(shape):len(shape)], Const: constOf(dt, val)}, pcs)
 	return tr.lazyElementwiseNode(op, a, c, pcs)
 }
 
