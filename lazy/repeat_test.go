@@ -1,6 +1,7 @@
 package lazy
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -252,4 +253,64 @@ func TestUnchangedHostDataShared(t *testing.T) {
 		t.Errorf("x2 after writing x1's Array: sum %v, want %v", got, want)
 	}
 	runtime.KeepAlive(x2)
+}
+
+// Goroutines sharing a Context make tensors from one shared slice that
+// never changes and from slices of their own that do: the shared one is
+// copied once and shared, and every value is right (run under -race).
+func TestUnchangedHostDataAcrossGoroutines(t *testing.T) {
+	c := newCtx(t)
+	const n = 10000
+	common := make([]float32, n)
+	for i := range common {
+		common[i] = float32(i % 5)
+	}
+	var wantCommon float64
+	for _, v := range common {
+		wantCommon += float64(v)
+	}
+	iters := 40
+	if testing.Short() {
+		iters = 10
+	}
+	shared := Stats().InputsShared
+	errs := make(chan error, 4)
+	for w := range 4 {
+		go func() {
+			own := make([]float32, n)
+			for it := range iters {
+				for i := range own {
+					own[i] = float32((i + it + w) % 3)
+				}
+				var wantOwn float64
+				for _, v := range own {
+					wantOwn += float64(v)
+				}
+				x, y := c.FromFloat32(common, 100, 100), c.FromFloat32(own, 100, 100)
+				sx, err := x.Sum().Item()
+				if err == nil && sx != wantCommon {
+					err = fmt.Errorf("worker %d iteration %d: common sum %v, want %v", w, it, sx, wantCommon)
+				}
+				if err == nil {
+					var sy float64
+					if sy, err = y.Sum().Item(); err == nil && sy != wantOwn {
+						err = fmt.Errorf("worker %d iteration %d: own sum %v, want %v", w, it, sy, wantOwn)
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if Stats().InputsShared == shared {
+		t.Error("the common slice was never shared: the test checks nothing of that")
+	}
 }
