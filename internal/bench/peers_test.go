@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -134,9 +135,32 @@ func TestRunPeers(t *testing.T) {
 // defines every kind the Go side sends.
 func TestPeersScriptEmbedded(t *testing.T) {
 	src := string(PeersScript)
-	for _, k := range []Kind{KindChain5, KindRowSum, KindSoftmax, KindLayerNorm, KindMatMul, KindMix20} {
+	for _, k := range Kinds() {
 		if !strings.Contains(src, `"`+string(k)+`": (`) {
 			t.Errorf("peers.py has no %q entry in KINDS", k)
+		}
+	}
+}
+
+// Spec.Only keeps the workloads of the kinds named, and Workloads makes
+// only those.
+func TestSpecOnly(t *testing.T) {
+	spec := Spec{ChainSizes: []int{100}, RowSum: [2]int{4, 8}, Softmax: [2]int{4, 8}, LayerNorm: [2]int{4, 8}, MatMul: 4, Mix20: [2]int{4, 8}}
+	for _, kinds := range [][]Kind{{KindRowSum}, {KindChain5, KindMatMul}, nil} {
+		ws, err := Workloads(spec.Only(kinds...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := kinds
+		if want == nil {
+			want = Kinds()
+		}
+		var got []Kind
+		for _, w := range ws {
+			got = append(got, w.Kind)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Only(%v): workloads of kinds %v", kinds, got)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gojit/gojit"
@@ -184,6 +185,34 @@ type Spec struct {
 	Mix20      [2]int
 }
 
+// Only returns spec with the workloads of the kinds not in kinds left out
+// (their sizes zero, which Workloads skips); no kinds keeps them all.
+func (spec Spec) Only(kinds ...Kind) Spec {
+	if len(kinds) == 0 {
+		return spec
+	}
+	keep := func(k Kind) bool { return slices.Contains(kinds, k) }
+	if !keep(KindChain5) {
+		spec.ChainSizes = nil
+	}
+	if !keep(KindRowSum) {
+		spec.RowSum = [2]int{}
+	}
+	if !keep(KindSoftmax) {
+		spec.Softmax = [2]int{}
+	}
+	if !keep(KindLayerNorm) {
+		spec.LayerNorm = [2]int{}
+	}
+	if !keep(KindMatMul) {
+		spec.MatMul = 0
+	}
+	if !keep(KindMix20) {
+		spec.Mix20 = [2]int{}
+	}
+	return spec
+}
+
 // DefaultSpec is issue 3's sizes.
 func DefaultSpec() Spec {
 	return Spec{
@@ -208,6 +237,11 @@ const (
 	KindMatMul    Kind = "matmul"
 	KindMix20     Kind = "mix20"
 )
+
+// Kinds returns every workload kind, in the table's order.
+func Kinds() []Kind {
+	return []Kind{KindChain5, KindRowSum, KindSoftmax, KindLayerNorm, KindMatMul, KindMix20}
+}
 
 // Floor names the gojit streaming kernel a workload's throughput is
 // compared with.
@@ -255,7 +289,8 @@ type Workload struct {
 	Systems []System
 }
 
-// Workloads compiles and checks every workload of spec. It fails if a
+// Workloads compiles and checks every workload of spec (those whose
+// size is zero are left out). It fails if a
 // gojit or gonum result differs from the plain Go loop by more than the
 // workload's tolerance (see check).
 func Workloads(spec Spec) ([]Workload, error) {
@@ -267,9 +302,21 @@ func Workloads(spec Spec) ([]Workload, error) {
 		}
 		ws = append(ws, w)
 	}
-	makers := []func(Spec) (Workload, error){rowSumWorkload, softmaxWorkload, layerNormWorkload, matMulWorkload, mix20Workload}
-	for _, mk := range makers {
-		w, err := mk(spec)
+	makers := []struct {
+		size int
+		mk   func(Spec) (Workload, error)
+	}{
+		{spec.RowSum[0] * spec.RowSum[1], rowSumWorkload},
+		{spec.Softmax[0] * spec.Softmax[1], softmaxWorkload},
+		{spec.LayerNorm[0] * spec.LayerNorm[1], layerNormWorkload},
+		{spec.MatMul, matMulWorkload},
+		{spec.Mix20[0] * spec.Mix20[1], mix20Workload},
+	}
+	for _, m := range makers {
+		if m.size == 0 {
+			continue // left out of spec (Spec.Only)
+		}
+		w, err := m.mk(spec)
 		if err != nil {
 			return nil, err
 		}
