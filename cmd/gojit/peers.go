@@ -330,7 +330,8 @@ func legend(res *peerResult) string {
 	return fmt.Sprintf(`Times are per call in ms (steady state: compiled, warm, gojit and Numba writing into preallocated outputs;
 NumPy allocating as idiomatic NumPy does). Each figure is the best of %d rounds (Go: testing.Benchmark with
 benchtime %s; Python: samples of at least 0.2 s; each round interleaves a workload's systems, and
-the Python peers measure each workload right after the Go side).
+the Python peers measure each workload right after the Go side). Inputs of 4 MiB and more are in memory advised
+to use 2 MiB pages on both sides (NumPy allocates its arrays so; the Go side maps its inputs the same way).
 Threads: %d for gojit, Numba parallel, numexpr, PyTorch and NumPy's BLAS; 1 for the Go loop, gonum's floats,
 NumPy's elementwise code and Numba. numexpr evaluates the elementwise parts and sums (NumPy the max and matmul);
 PyTorch is eager CPU ops (its own softmax, layer_norm, addmm). gonum's floats are float64-only, so "(f64)" runs on float64 copies (twice the bytes);

@@ -164,3 +164,22 @@ func TestSpecOnly(t *testing.T) {
 		}
 	}
 }
+
+// An operand of hugeMinBytes or more comes from hugeFloat32's memory and
+// holds the same values as a small one made with make.
+func TestInputDataLarge(t *testing.T) {
+	in := Input{Shape: []int{1024, 1025}, Seed: 7, Scale: 3}
+	d := in.Data()
+	want := HashFloat32(1024*1025, 7)
+	if len(d) != len(want) {
+		t.Fatalf("len %d, want %d", len(d), len(want))
+	}
+	for i := range d {
+		if d[i] != 3*want[i] {
+			t.Fatalf("element %d: %v, want %v", i, d[i], 3*want[i])
+		}
+	}
+	if z := hugeFloat32(hugeMinBytes/4 + 3); len(z) != hugeMinBytes/4+3 || z[0] != 0 || z[len(z)-1] != 0 {
+		t.Errorf("hugeFloat32: len %d, ends %v %v", len(z), z[0], z[len(z)-1])
+	}
+}

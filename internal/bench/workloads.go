@@ -564,10 +564,12 @@ func mix20Workload(spec Spec) (Workload, error) {
 // of one array (which of the two gojit compiles to the faster loop depends
 // on its reduction code generation).
 func FloorKernels(kind Floor, n int) ([]func(*testing.B), int64, error) {
-	a := gojit.FromFloat32(RandFloat32(n, 21))
+	// Inputs as the workloads' (Input.Data): the floor reads the same
+	// kind of memory.
+	a := gojit.FromFloat32(Input{Shape: []int{n}, Seed: 21}.Data())
 	switch kind {
 	case FloorStream:
-		b := gojit.FromFloat32(RandFloat32(n, 22))
+		b := gojit.FromFloat32(Input{Shape: []int{n}, Seed: 22}.Data())
 		out := gojit.New(gojit.Float32, n)
 		run, err := gojitRun(func(a, b *gojit.Tensor) *gojit.Tensor { return a.Add(b) }, out, a, b)
 		if err != nil {
@@ -657,13 +659,17 @@ type Input struct {
 	Scale float32 `json:"scale,omitempty"`
 }
 
-// Data returns the operand's values.
+// Data returns the operand's values. An operand of hugeMinBytes or more
+// lies in memory the kernel is asked to back with 2 MiB pages
+// (hugeFloat32), as NumPy places every array that large, and so every
+// peer's inputs: the Go side then reads the same kind of memory as the
+// peers do.
 func (in Input) Data() []float32 {
 	n := 1
 	for _, d := range in.Shape {
 		n *= d
 	}
-	s := HashFloat32(n, in.Seed)
+	s := fillHash(hugeFloat32(n), in.Seed)
 	if in.Scale != 0 {
 		for i := range s {
 			s[i] *= in.Scale
@@ -677,7 +683,11 @@ func (in Input) Data() []float32 {
 // element i is h/2^31 - 1 in float64, rounded to float32, where h is the
 // 32-bit integer hash lowbias32(i + seed·0x9E3779B9), all arithmetic mod 2^32.
 func HashFloat32(n int, seed uint32) []float32 {
-	s := make([]float32, n)
+	return fillHash(make([]float32, n), seed)
+}
+
+// fillHash sets s[i] to HashFloat32's element i and returns s.
+func fillHash(s []float32, seed uint32) []float32 {
 	for i := range s {
 		h := uint32(i) + seed*0x9E3779B9
 		h ^= h >> 16
