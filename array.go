@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gojit/gojit/internal/ir"
@@ -28,6 +29,11 @@ type Array struct {
 	ptr   unsafe.Pointer
 	bytes uintptr // len(data) times the element size
 	err   error
+	// handed is set (atomically: arrays may be read from several
+	// goroutines) once a slice of a Call output's buffer has been handed
+	// out, by an accessor or to another package: Release then never
+	// recycles the buffer, since that slice may still be in use.
+	handed uint32
 }
 
 func wrap[T any](dt DType, data []T, shape []int) *Array {
@@ -155,6 +161,43 @@ func ScalarArray(v float64, dt DType) *Array {
 	return a
 }
 
+// ErrReleased is wrapped by the errors of an array after its Release.
+var ErrReleased = errors.New("array used after Release")
+
+var errReleased = fmt.Errorf("gojit: %w", ErrReleased)
+
+// Release says that the caller is done with a: neither a nor anything
+// made from it will be used again. A Call result whose buffer was never
+// handed out as a slice (by Float32 or another accessor, Data, String, or
+// to another gojit package such as lazy) goes back to the output pool at
+// once, where the next Call that needs as many bytes takes it while it is
+// still in the processor's cache, without waiting for the garbage
+// collector to prove it unreachable. Any other array's memory is left to
+// the collector, as without Release; so Release never frees memory a
+// slice still points into.
+//
+// After Release, a is empty: its accessors return nil, Err reports
+// ErrReleased, and Call and CallInto refuse it. Releasing a nil or
+// released array does nothing. Release must not run while another
+// goroutine uses a.
+//
+// Release is optional: without it a Call result is recycled once the
+// collector finds it unreachable (see Call). It pays in loops that drop
+// their outputs at once, such as a compiled step whose result feeds the
+// next call: BenchmarkCallRelease compares it with Call alone and with
+// CallInto.
+func (a *Array) Release() {
+	if a == nil || errors.Is(a.err, ErrReleased) {
+		return
+	}
+	ptr, bytes, owned := a.ptr, a.bytes, a.data == nil && atomic.LoadUint32(&a.handed) == 0
+	a.data, a.ptr, a.bytes = nil, nil, 0
+	a.err = errReleased
+	if owned && ptr != nil {
+		releaseOutput(ptr, bytes)
+	}
+}
+
 // errNilArray is what the methods of a nil *Array report.
 var errNilArray = errors.New("gojit: nil *Array")
 
@@ -229,11 +272,20 @@ func dataOf[T any](a *Array) []T {
 		if a.ptr == nil || a.dtype != dtypeOf[T]() {
 			return nil
 		}
+		a.markHanded()
 		var zero T
 		return unsafe.Slice((*T)(a.ptr), a.bytes/unsafe.Sizeof(zero))
 	}
 	s, _ := a.data.([]T)
 	return s
+}
+
+// markHanded records that a slice of a's buffer is being handed out (see
+// Array.handed).
+func (a *Array) markHanded() {
+	if atomic.LoadUint32(&a.handed) == 0 {
+		atomic.StoreUint32(&a.handed, 1)
+	}
 }
 
 // dtypeOf is the DType whose slices are []T.
@@ -265,6 +317,7 @@ func (a *Array) slice() any {
 	if a.data != nil || a.ptr == nil {
 		return a.data
 	}
+	a.markHanded()
 	n := int(a.bytes / uintptr(a.dtype.Size()))
 	switch a.dtype {
 	case Bool:

@@ -120,43 +120,86 @@ func BenchmarkCallAllocating(b *testing.B) {
 			reportHeap(b)
 		})
 		b.Run(fmt.Sprintf("n=%d/pair", n), func(b *testing.B) {
-			block := max(2, 10_000_000/(n+2000)) // calls per block: about 10 ms
 			out := gojit.New(gojit.Float32, n)
 			var sink float32
-			var wall, cpu [2]int64 // Call, CallInto
-			var calls [2]int
-			i, w0, c0 := 0, time.Now(), procCPU()
-			for b.Loop() {
-				k := i / block % 2
-				if k == 0 {
-					outs, err := f.Call(x, y)
-					if err != nil {
-						b.Fatal(err)
-					}
-					sink += outs[0].Float32()[n/2]
-				} else if err := f.CallInto([]*gojit.Array{out}, x, y); err != nil {
+			pairRatio(b, n, func() {
+				outs, err := f.Call(x, y)
+				if err != nil {
 					b.Fatal(err)
 				}
-				calls[k]++
-				if i++; i%block == 0 {
-					w1, c1 := time.Now(), procCPU()
-					wall[k] += int64(w1.Sub(w0))
-					cpu[k] += c1 - c0
-					w0, c0 = w1, c1
+				sink += outs[0].Float32()[n/2]
+			}, func() {
+				if err := f.CallInto([]*gojit.Array{out}, x, y); err != nil {
+					b.Fatal(err)
 				}
-			}
+			})
 			_ = sink
-			if calls[0] > 0 && calls[1] > 0 {
-				cw, iw := float64(wall[0])/float64(calls[0]), float64(wall[1])/float64(calls[1])
-				b.ReportMetric(cw, "call-ns")
-				b.ReportMetric(iw, "into-ns")
-				b.ReportMetric(cw/iw, "ratio")
-				if cpu[1] > 0 {
-					b.ReportMetric(float64(cpu[0])/float64(calls[0])/(float64(cpu[1])/float64(calls[1])), "cpu-ratio")
-				}
-			}
 			reportHeap(b)
 		})
+	}
+}
+
+// BenchmarkCallRelease is BenchmarkCallAllocating's pair with each Call's
+// result released once read (Array.Release, reading it through a copy so
+// that its buffer is never handed out): call-ns is Call plus Release,
+// into-ns CallInto, in interleaved blocks.
+func BenchmarkCallRelease(b *testing.B) {
+	f, err := gojit.Compile(bench.Chain5)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1_000, 1_000_000, 10_000_000} {
+		x := gojit.FromFloat32(bench.RandFloat32(n, 1))
+		y := gojit.FromFloat32(bench.RandFloat32(n, 2))
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			out := gojit.New(gojit.Float32, n)
+			pairRatio(b, n, func() {
+				outs, err := f.Call(x, y)
+				if err != nil {
+					b.Fatal(err)
+				}
+				outs[0].Release()
+			}, func() {
+				if err := f.CallInto([]*gojit.Array{out}, x, y); err != nil {
+					b.Fatal(err)
+				}
+			})
+			reportHeap(b)
+		})
+	}
+}
+
+// pairRatio runs call and into in alternate blocks of about 10 ms each
+// (for n elements per call) and reports their mean wall times per call
+// (call-ns, into-ns), the ratio, and the ratio of process CPU time.
+func pairRatio(b *testing.B, n int, call, into func()) {
+	block := max(2, 10_000_000/(n+2000)) // calls per block: about 10 ms
+	var wall, cpu [2]int64               // call, into
+	var calls [2]int
+	i, w0, c0 := 0, time.Now(), procCPU()
+	for b.Loop() {
+		k := i / block % 2
+		if k == 0 {
+			call()
+		} else {
+			into()
+		}
+		calls[k]++
+		if i++; i%block == 0 {
+			w1, c1 := time.Now(), procCPU()
+			wall[k] += int64(w1.Sub(w0))
+			cpu[k] += c1 - c0
+			w0, c0 = w1, c1
+		}
+	}
+	if calls[0] > 0 && calls[1] > 0 {
+		cw, iw := float64(wall[0])/float64(calls[0]), float64(wall[1])/float64(calls[1])
+		b.ReportMetric(cw, "call-ns")
+		b.ReportMetric(iw, "into-ns")
+		b.ReportMetric(cw/iw, "ratio")
+		if cpu[1] > 0 {
+			b.ReportMetric(float64(cpu[0])/float64(calls[0])/(float64(cpu[1])/float64(calls[1])), "cpu-ratio")
+		}
 	}
 }
 

@@ -196,8 +196,10 @@ func funcName(fn reflect.Value) string {
 // costly collections, or one that keeps its results, so that collections
 // find few to reuse, gets few of them; with GOGC=off, none. The pool keeps
 // up to 64 MiB per size and 256 MiB in all, and drops buffers no Call has
-// used for a few seconds. CallInto writes into arrays the caller provides
-// and allocates nothing.
+// used for a few seconds. A caller that is done with a result at once can
+// say so with Array.Release, which gives its buffer back without waiting
+// for a collection. CallInto writes into arrays the caller provides and
+// allocates nothing.
 func (f *Func) Call(args ...any) ([]*Array, error) {
 	e, b, err := f.lookup(args)
 	if err != nil {
@@ -493,7 +495,7 @@ func (f *Func) signature(args []any) (string, []argSpec, int, error) {
 				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d is %T, want *gojit.Array", f.name, ErrArgs, i, args[i])
 			}
 			if a.err != nil {
-				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d: %v", f.name, ErrArgs, i, a.err)
+				return "", nil, 0, fmt.Errorf("gojit: %s: %w: argument %d: %w", f.name, ErrArgs, i, a.err)
 			}
 			shape := append([]int{}, a.shape...)
 			if err := dyn.mark(i, shape); err != nil {

@@ -71,7 +71,11 @@ func init() {
 // allocations count. A small one is a single allocation.
 func lazyTracer(capacity int) (any, *ir.Graph) {
 	var tr *tracer
-	if capacity <= smallLazyNodes {
+	if capacity <= smallerLazyNodes {
+		s := new(smallerLazyTracer)
+		tr = &s.tr
+		tr.g.Nodes, tr.pcs, tr.argBlock = s.nodes[:0], s.pcs[:0], s.args[:0]
+	} else if capacity <= smallLazyNodes {
 		s := new(smallLazyTracer)
 		tr = &s.tr
 		tr.g.Nodes, tr.pcs, tr.argBlock = s.nodes[:0], s.pcs[:0], s.args[:0]
@@ -88,6 +92,21 @@ func lazyTracer(capacity int) (any, *ir.Graph) {
 // smallLazyNodes is the capacity up to which a lazy tracer and its
 // storage are one allocation (of 4 KiB, a size class it nearly fills).
 const smallLazyNodes = 14
+
+// smallerLazyNodes is the capacity up to which a lazy tracer and its
+// storage (3400 bytes) fit the 3456-byte size class, seven objects to a
+// span against two to a span of the 4 KiB class: the allocator fetches
+// a span every seventh pending graph instead of every second. GT2's loop
+// records 10 nodes, for which a Context asks 13.
+const smallerLazyNodes = 13
+
+// smallerLazyTracer is smallLazyTracer for up to smallerLazyNodes nodes.
+type smallerLazyTracer struct {
+	tr    tracer
+	nodes [smallerLazyNodes]ir.Node
+	pcs   [smallerLazyNodes]callStack
+	args  [2 * smallerLazyNodes]ir.Value
+}
 
 // smallLazyTracer is a small lazy tracer with its storage: its slices
 // point into the same allocation, which they keep alive.
@@ -208,8 +227,12 @@ func lazyScalar(x any, op ir.Op, a ir.Value, val float64) ir.Value {
 		return -1
 	}
 	pcs := callers()
-	c := tr.lazyNode(ir.Node{Op: ir.OpConst, DType: dt, Const: constOf(dt, val)}, pcs)
-	c = tr.lazyBroadcast(c, tr.g.Nodes[a].Shape, pcs)
+	// The constant broadcast, as one node of the operand's shape (shared:
+	// shapes never change once in a graph). The method records the
+	// 0-d constant too, which nothing uses: no batch computes it, and
+	// the fast path does not record it.
+	shape := tr.g.Nodes[a].Shape
+	c := tr.lazyNode(ir.Node{Op: ir.OpConst, DType: dt, Shape: shape[:len(shape):len(shape)], Const: constOf(dt, val)}, pcs)
 	return tr.lazyElementwiseNode(op, a, c, pcs)
 }
 

@@ -219,7 +219,7 @@ func TestStraddlingPatternHitsTheCache(t *testing.T) {
 		var misses []int64
 		for it := range 40 {
 			before := Stats().CacheMisses
-			// 7 ops, 19 nodes per iteration
+			// 7 ops, 13 nodes per iteration
 			w = w.Mul(Scalar(0.9)).Add(Scalar(0.1)).Tanh().Mul(Scalar(1.5)).Sub(Scalar(0.01)).Maximum(Scalar(-1)).Minimum(Scalar(1))
 			for i, v := range ref {
 				ref[i] = min(max(float32(math.Tanh(float64(v*0.9+0.1)))*1.5-0.01, -1), 1)
@@ -243,10 +243,10 @@ func TestStraddlingPatternHitsTheCache(t *testing.T) {
 		// The first batch starts where the loop does and the second
 		// carries what the first cut left; from the third on, batches
 		// start at the cut point of the pattern with the same carry and
-		// repeat. A batch shorter than the pattern (19 nodes: each op
-		// records its constant too) settles into a cycle of several.
+		// repeat. A batch shorter than the pattern (13 nodes: each op
+		// with a scalar records its constant too) settles into a cycle of several.
 		limit := int64(3)
-		if batch < 19 {
+		if batch < 13 {
 			limit = 12
 		}
 		if total > limit || late != 0 {

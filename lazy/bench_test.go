@@ -97,6 +97,20 @@ func BenchmarkGT2(b *testing.B) {
 			}
 		}
 	})
+	b.Run("lazy-changed", func(b *testing.B) { // host data changed (its first element) every iteration
+		c, _ := NewContext()
+		ca, cb := slices.Clone(a), slices.Clone(bb)
+		b.ReportAllocs()
+		for i := range b.N + 1 {
+			if i == 1 {
+				b.ResetTimer()
+			}
+			ca[0], cb[0] = -ca[0], -cb[0]
+			if _, err := gt2(c, ca, cb, 100).Item(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("lazy-shared", func(b *testing.B) { // inputs not copied: recording and flush
 		c, _ := NewContext()
 		sa, sb := gojit.FromFloat32(a, 100, 100), gojit.FromFloat32(bb, 100, 100)
@@ -319,11 +333,23 @@ func BenchmarkTargets(b *testing.B) {
 		sa, sb := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100)
 		out := gojit.New(gojit.Float32)
 		dstA, dstB := make([]float32, len(ga)), make([]float32, len(gb))
+		ca, cb := slices.Clone(ga), slices.Clone(gb)
 		med := interleave(b, []variant{
 			{"lazy", func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }},
+			{"lazy-changed", func() error { // host data changed every iteration (its first element)
+				ca[0], cb[0] = -ca[0], -cb[0]
+				_, err := gt2(c, ca, cb, 100).Item()
+				return err
+			}},
+			{"lazy-noshare", func() error { // unchanged data copied again, as before unchanged.go
+				noUnchanged = true
+				defer func() { noUnchanged = false }()
+				_, err := gt2(c, ga, gb, 100).Item()
+				return err
+			}},
 			{"lazy-clones", func() error { // host copies as lazy made them before
-				cloneHostCopies = true
-				defer func() { cloneHostCopies = false }()
+				cloneHostCopies, noUnchanged = true, true
+				defer func() { cloneHostCopies, noUnchanged = false, false }()
 				_, err := gt2(c, ga, gb, 100).Item()
 				return err
 			}},
@@ -358,6 +384,10 @@ func BenchmarkTargets(b *testing.B) {
 		})
 		b.ReportMetric(med["lazy"]/1e3, "lazy-µs")
 		b.ReportMetric(med["lazy-shared"]/1e3, "lazy-shared-µs")
+		b.ReportMetric(med["lazy-changed"]/1e3, "lazy-changed-µs")
+		b.ReportMetric(med["lazy-noshare"]/1e3, "lazy-noshare-µs")
+		b.ReportMetric(med["cpu:lazy-changed"]/1e3, "lazy-changed-cpu-µs")
+		b.ReportMetric(med["lazy-changed"]/med["compiled"], "lazy-changed/compiled")
 		b.ReportMetric(med["lazy-clones"]/1e3, "lazy-clones-µs")
 		b.ReportMetric(med["copies"]/1e3, "copies-µs")
 		b.ReportMetric(med["clones"]/1e3, "clones-µs")
@@ -381,8 +411,11 @@ var sinkA, sinkB []float32
 // iterations (a collection cycle spans a few hundred: interleaving single
 // iterations, as BenchmarkTargets does, mixes the variants' effects on
 // the collector, which is most of what the copies cost): lazy with its
-// host copies outside the heap (the default), in the output pool, and as
-// plain clones (lazy before both), lazy with FromArray inputs, and the
+// host copies outside the heap (the default; the same unchanged slices
+// every iteration, so they share their copies), with new data every
+// iteration (changed), with the unchanged data copied again in the output
+// pool and as plain clones (lazy before both), lazy with FromArray
+// inputs, and the
 // kernel alone (gojit.Compile, CallInto with shared inputs and a reused
 // output). It reports each one's median block, wall and calling-thread
 // CPU per iteration, and lazy's overhead over the kernel.
@@ -398,16 +431,22 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	}
 	sa, sb, out := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100), gojit.New(gojit.Float32)
 	lazyRun := func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }
+	ca, cb := slices.Clone(ga), slices.Clone(gb)
 	modes := []variant{
 		{"offheap", lazyRun},
+		{"changed", func() error { // new host data every iteration (its first element changed)
+			ca[0], cb[0] = -ca[0], -cb[0]
+			_, err := gt2(c, ca, cb, 100).Item()
+			return err
+		}},
 		{"pool", func() error {
-			heapHostCopies = true
-			defer func() { heapHostCopies = false }()
+			heapHostCopies, noUnchanged = true, true
+			defer func() { heapHostCopies, noUnchanged = false, false }()
 			return lazyRun()
 		}},
 		{"clones", func() error {
-			cloneHostCopies = true
-			defer func() { cloneHostCopies = false }()
+			cloneHostCopies, noUnchanged = true, true
+			defer func() { cloneHostCopies, noUnchanged = false, false }()
 			return lazyRun()
 		}},
 		{"shared", func() error {
@@ -448,6 +487,7 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	b.ReportMetric(w["offheap"]-w["kernel"], "overhead-µs")
 	b.ReportMetric(u["offheap"]-u["kernel"], "overhead-cpu-µs")
 	b.ReportMetric(w["shared"]-w["kernel"], "shared-overhead-µs")
+	b.ReportMetric(w["changed"]-w["kernel"], "changed-overhead-µs")
 	b.ReportMetric(0, "ns/op")
 }
 

@@ -3,6 +3,8 @@ package lazy
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,18 +77,26 @@ func (c *Context) options() runtime.Options {
 
 // runGraph finds or builds sub's kernel and runs it on ins.
 func (c *Context) runGraph(sub *ir.Graph, ins []*gojit.Array, g *generation) (runResult, error) {
-	c.keybuf = key(c.keybuf[:0], sub, true)
-	kcache.Lock()
-	k := kcache.exact[string(c.keybuf)]
-	kcache.Unlock()
 	how := "hit"
-	if k == nil {
-		var err error
-		if k, how, err = c.build(sub, string(c.keybuf), g); err != nil {
-			return runResult{}, err
-		}
-	} else {
+	k := c.last
+	if k != nil && sameGraph(sub, k.g) {
+		// The batch repeats the Context's last one, as a loop's does:
+		// its kernel, without encoding and looking up the key.
 		stats.hits.Add(1)
+	} else {
+		c.keybuf = key(c.keybuf[:0], sub, true)
+		kcache.Lock()
+		k = kcache.exact[string(c.keybuf)]
+		kcache.Unlock()
+		if k == nil {
+			var err error
+			if k, how, err = c.build(sub, string(c.keybuf), g); err != nil {
+				return runResult{}, err
+			}
+		} else {
+			stats.hits.Add(1)
+		}
+		c.last = k
 	}
 	outs := c.runOuts[:0]
 	for _, v := range sub.Outputs {
@@ -102,6 +112,27 @@ func (c *Context) runGraph(sub *ir.Graph, ins []*gojit.Array, g *generation) (ru
 		return runResult{}, fmt.Errorf("lazy: %w", err)
 	}
 	return runResult{outs: outs, interpreted: k.interpreted, how: how}, nil
+}
+
+// sameGraph reports whether sub, a batch, is the graph k was built for
+// (kernel.g): whether key would encode them the same, which it checks
+// field by field instead of encoding sub. Graphs with regions are never
+// the same here (key compares them).
+func sameGraph(sub, kg *ir.Graph) bool {
+	if len(sub.Nodes) != len(kg.Nodes) || !slices.Equal(sub.Outputs, kg.Outputs) {
+		return false
+	}
+	for i := range sub.Nodes {
+		a, b := &sub.Nodes[i], &kg.Nodes[i]
+		if a.Op != b.Op || a.DType != b.DType || a.Index != b.Index ||
+			math.Float64bits(a.Const.F) != math.Float64bits(b.Const.F) || a.Const.I != b.Const.I ||
+			len(a.Regions) != 0 || len(b.Regions) != 0 ||
+			!slices.Equal(a.Args, b.Args) || !slices.Equal(a.Shape, b.Shape) || !slices.Equal(a.Axes, b.Axes) ||
+			!slices.Equal(a.Starts, b.Starts) || !slices.Equal(a.Steps, b.Steps) {
+			return false
+		}
+	}
+	return true
 }
 
 // ownIndexError returns the index error of sub itself on ins

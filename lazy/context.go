@@ -50,10 +50,15 @@ type Context struct {
 	ins     []*gojit.Array
 	outs    []ir.Value
 	runOuts []*gojit.Array
-	need    []bool // liveNeeds
-	foreign error  // an operand of another Context in the op being recorded
-	region  int    // how many Cond, While or ForLoop functions are running (control.go)
-	epoch   uint64 // gcEpoch when the handles were last weakened (live.go)
+	last    *kernel // the kernel of the last batch run (runGraph)
+	// copies are the last host copies outside the heap, by the slice
+	// they were copied from (unchanged.go).
+	copies   [unchangedSlots]hostCopyRef
+	nextCopy int
+	need     []bool // liveNeeds
+	foreign  error  // an operand of another Context in the op being recorded
+	region   int    // how many Cond, While or ForLoop functions are running (control.go)
+	epoch    uint64 // gcEpoch when the handles were last weakened (live.go)
 	// holdFlush defers the batch-size flush while recordAll records the
 	// results of one op.
 	holdFlush bool

@@ -33,7 +33,10 @@
 // input of the next batch that uses it. Copies of 32 KiB or more live in
 // memory lazy maps outside the Go heap (up to 32 MiB, kept for reuse):
 // the collector then neither counts nor scavenges them. Array of such a
-// tensor moves its value to the Go heap first. A computed value stays resident
+// tensor moves its value to the Go heap first. A tensor made again from
+// the same slice with the same shape, its bytes unchanged since the
+// Context's last copy of it, shares that copy (the bytes are compared
+// instead of copied; Stats.InputsShared counts them). A computed value stays resident
 // while a Tensor holds it and is an input of later batches, never
 // recomputed. A value read after its flush that no op used at that time
 // (an intermediate stored by nobody) is recomputed from the resident

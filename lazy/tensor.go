@@ -71,9 +71,18 @@ func (c *Context) FromArray(a *gojit.Array) *Tensor {
 }
 
 func from[T any](c *Context, dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *Tensor {
-	a := hostCopy(dt, wrap, data, shape)
+	c.mu.Lock()
+	a := unchangedCopy(c, dt, data, shape) // unchanged.go
+	c.mu.Unlock()
+	made := a == nil
+	if made {
+		a = hostCopy(dt, wrap, data, shape) // outside the lock: other goroutines may record meanwhile
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if made {
+		rememberCopy(c, dt, data, shape, a)
+	}
 	return c.fromArray(a)
 }
 

@@ -52,6 +52,7 @@ func benchFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 	fs.StringVar(&o.peers.doc, "doc", "", "with -peers (implied): replace the generated table in the Markdown `file` (docs/benchmarks.md)")
 	fs.StringVar(&o.peers.python, "python", bench.DefaultPython, "with -peers: the Python `interpreter` that has NumPy and Numba")
 	fs.DurationVar(&o.peers.timeout, "timeout", 20*time.Minute, "with -peers: give up after `d`")
+	fs.StringVar(&o.peers.only, "only", "", "with -peers (implied): measure only the workloads of these comma-separated `kinds` (chain5, rowsum, softmax, layernorm, matmul, mix20)")
 	fs.BoolVar(&o.peers.small, "small", false, "with -peers (implied): tiny sizes, to check the setup in seconds (the figures mean nothing)")
 	fs.BoolVar(&o.startup, "startup", false, "measure process start with fresh processes instead: exec → main, Compile + first Call from the disk cache, a whole 12-op program vs plain Go (run inside the gojit repository; builds two programs)")
 	fs.IntVar(&o.startupRuns, "runs", 15, "with -startup: fresh processes per figure")
@@ -59,7 +60,7 @@ func benchFlags(fs *flag.FlagSet, stdout, stderr io.Writer) func() int {
 		if o.startup {
 			return runStartup(o, stdout, stderr)
 		}
-		peers := o.peers.on || o.peers.small || o.peers.plot != "" || o.peers.doc != ""
+		peers := o.peers.on || o.peers.small || o.peers.plot != "" || o.peers.doc != "" || o.peers.only != ""
 		sizesSet := false
 		fs.Visit(func(f *flag.Flag) { sizesSet = sizesSet || f.Name == "sizes" })
 		sizes, err := parseSizes(o.sizes)

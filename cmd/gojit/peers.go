@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +26,7 @@ type peerOpts struct {
 	python  string
 	timeout time.Duration
 	small   bool
+	only    string // comma-separated kinds, or "" for all
 }
 
 // The systems of the peer table, in column order. gojit is the one every
@@ -79,6 +82,14 @@ var smallSpec = bench.Spec{
 // Numba, and prints one table; -plot and -doc write the chart and update
 // the document.
 func runPeers(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
+	kinds, err := parseKinds(o.peers.only)
+	if err == nil && len(kinds) > 0 && o.peers.doc != "" {
+		err = errors.New("-only measures part of the table; it cannot -doc")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gojit bench: %v\n", err)
+		return exitUsage
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.peers.timeout)
 	defer cancel()
 	// Fail before minutes of measuring if the peers cannot run.
@@ -92,6 +103,7 @@ func runPeers(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 	if sizes != nil {
 		spec.ChainSizes = sizes
 	}
+	spec = spec.Only(kinds...)
 	start := time.Now()
 	fmt.Fprintln(stderr, "compiling the workloads and checking them against the Go loops...")
 	ws, err := bench.Workloads(spec)
@@ -149,6 +161,22 @@ func runPeers(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 	}
 	printPeers(stdout, res)
 	return exitOK
+}
+
+// parseKinds parses -only: comma-separated workload kinds, none for all.
+func parseKinds(only string) ([]bench.Kind, error) {
+	if only == "" {
+		return nil, nil
+	}
+	var kinds []bench.Kind
+	for k := range strings.SplitSeq(only, ",") {
+		k = strings.TrimSpace(k)
+		if !slices.Contains(bench.Kinds(), bench.Kind(k)) {
+			return nil, fmt.Errorf("-only: unknown workload kind %q (want some of %v)", k, bench.Kinds())
+		}
+		kinds = append(kinds, bench.Kind(k))
+	}
+	return kinds, nil
 }
 
 // progress returns the function that measures one benchmark, numbering
@@ -302,7 +330,8 @@ func legend(res *peerResult) string {
 	return fmt.Sprintf(`Times are per call in ms (steady state: compiled, warm, gojit and Numba writing into preallocated outputs;
 NumPy allocating as idiomatic NumPy does). Each figure is the best of %d rounds (Go: testing.Benchmark with
 benchtime %s; Python: samples of at least 0.2 s; each round interleaves a workload's systems, and
-the Python peers measure each workload right after the Go side).
+the Python peers measure each workload right after the Go side). Inputs of 4 MiB and more are in memory advised
+to use 2 MiB pages on both sides (NumPy allocates its arrays so; the Go side maps its inputs the same way).
 Threads: %d for gojit, Numba parallel, numexpr, PyTorch and NumPy's BLAS; 1 for the Go loop, gonum's floats,
 NumPy's elementwise code and Numba. numexpr evaluates the elementwise parts and sums (NumPy the max and matmul);
 PyTorch is eager CPU ops (its own softmax, layer_norm, addmm). gonum's floats are float64-only, so "(f64)" runs on float64 copies (twice the bytes);

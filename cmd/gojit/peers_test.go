@@ -117,3 +117,23 @@ func TestUpdateDoc(t *testing.T) {
 		t.Error("document without markers: no error")
 	}
 }
+
+// -only names workload kinds; an unknown one, or -only with -doc (which
+// would replace the whole table with part of it), is a usage error
+// reported before anything runs.
+func TestBenchPeersOnlyFlag(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "-only", "rowsum,nosuch"},
+		{"bench", "-only", "matmul", "-doc", filepath.Join(t.TempDir(), "b.md")},
+	} {
+		code, _, errs := gojitRun(t, args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d; stderr:\n%s", args, code, exitUsage, errs)
+		}
+		wantContains(t, "stderr", errs, "-only")
+	}
+	kinds, err := parseKinds(" rowsum,matmul")
+	if err != nil || len(kinds) != 2 || kinds[0] != bench.KindRowSum || kinds[1] != bench.KindMatMul {
+		t.Errorf("parseKinds: %v, %v", kinds, err)
+	}
+}

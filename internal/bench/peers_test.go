@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -134,9 +135,51 @@ func TestRunPeers(t *testing.T) {
 // defines every kind the Go side sends.
 func TestPeersScriptEmbedded(t *testing.T) {
 	src := string(PeersScript)
-	for _, k := range []Kind{KindChain5, KindRowSum, KindSoftmax, KindLayerNorm, KindMatMul, KindMix20} {
+	for _, k := range Kinds() {
 		if !strings.Contains(src, `"`+string(k)+`": (`) {
 			t.Errorf("peers.py has no %q entry in KINDS", k)
 		}
+	}
+}
+
+// Spec.Only keeps the workloads of the kinds named, and Workloads makes
+// only those.
+func TestSpecOnly(t *testing.T) {
+	spec := Spec{ChainSizes: []int{100}, RowSum: [2]int{4, 8}, Softmax: [2]int{4, 8}, LayerNorm: [2]int{4, 8}, MatMul: 4, Mix20: [2]int{4, 8}}
+	for _, kinds := range [][]Kind{{KindRowSum}, {KindChain5, KindMatMul}, nil} {
+		ws, err := Workloads(spec.Only(kinds...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := kinds
+		if want == nil {
+			want = Kinds()
+		}
+		var got []Kind
+		for _, w := range ws {
+			got = append(got, w.Kind)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Only(%v): workloads of kinds %v", kinds, got)
+		}
+	}
+}
+
+// An operand of hugeMinBytes or more comes from hugeFloat32's memory and
+// holds the same values as a small one made with make.
+func TestInputDataLarge(t *testing.T) {
+	in := Input{Shape: []int{1024, 1025}, Seed: 7, Scale: 3}
+	d := in.Data()
+	want := HashFloat32(1024*1025, 7)
+	if len(d) != len(want) {
+		t.Fatalf("len %d, want %d", len(d), len(want))
+	}
+	for i := range d {
+		if d[i] != 3*want[i] {
+			t.Fatalf("element %d: %v, want %v", i, d[i], 3*want[i])
+		}
+	}
+	if z := hugeFloat32(hugeMinBytes/4 + 3); len(z) != hugeMinBytes/4+3 || z[0] != 0 || z[len(z)-1] != 0 {
+		t.Errorf("hugeFloat32: len %d, ends %v %v", len(z), z[0], z[len(z)-1])
 	}
 }

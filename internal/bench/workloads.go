@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gojit/gojit"
@@ -184,6 +185,34 @@ type Spec struct {
 	Mix20      [2]int
 }
 
+// Only returns spec with the workloads of the kinds not in kinds left out
+// (their sizes zero, which Workloads skips); no kinds keeps them all.
+func (spec Spec) Only(kinds ...Kind) Spec {
+	if len(kinds) == 0 {
+		return spec
+	}
+	keep := func(k Kind) bool { return slices.Contains(kinds, k) }
+	if !keep(KindChain5) {
+		spec.ChainSizes = nil
+	}
+	if !keep(KindRowSum) {
+		spec.RowSum = [2]int{}
+	}
+	if !keep(KindSoftmax) {
+		spec.Softmax = [2]int{}
+	}
+	if !keep(KindLayerNorm) {
+		spec.LayerNorm = [2]int{}
+	}
+	if !keep(KindMatMul) {
+		spec.MatMul = 0
+	}
+	if !keep(KindMix20) {
+		spec.Mix20 = [2]int{}
+	}
+	return spec
+}
+
 // DefaultSpec is issue 3's sizes.
 func DefaultSpec() Spec {
 	return Spec{
@@ -208,6 +237,11 @@ const (
 	KindMatMul    Kind = "matmul"
 	KindMix20     Kind = "mix20"
 )
+
+// Kinds returns every workload kind, in the table's order.
+func Kinds() []Kind {
+	return []Kind{KindChain5, KindRowSum, KindSoftmax, KindLayerNorm, KindMatMul, KindMix20}
+}
 
 // Floor names the gojit streaming kernel a workload's throughput is
 // compared with.
@@ -255,7 +289,8 @@ type Workload struct {
 	Systems []System
 }
 
-// Workloads compiles and checks every workload of spec. It fails if a
+// Workloads compiles and checks every workload of spec (those whose
+// size is zero are left out). It fails if a
 // gojit or gonum result differs from the plain Go loop by more than the
 // workload's tolerance (see check).
 func Workloads(spec Spec) ([]Workload, error) {
@@ -267,9 +302,21 @@ func Workloads(spec Spec) ([]Workload, error) {
 		}
 		ws = append(ws, w)
 	}
-	makers := []func(Spec) (Workload, error){rowSumWorkload, softmaxWorkload, layerNormWorkload, matMulWorkload, mix20Workload}
-	for _, mk := range makers {
-		w, err := mk(spec)
+	makers := []struct {
+		size int
+		mk   func(Spec) (Workload, error)
+	}{
+		{spec.RowSum[0] * spec.RowSum[1], rowSumWorkload},
+		{spec.Softmax[0] * spec.Softmax[1], softmaxWorkload},
+		{spec.LayerNorm[0] * spec.LayerNorm[1], layerNormWorkload},
+		{spec.MatMul, matMulWorkload},
+		{spec.Mix20[0] * spec.Mix20[1], mix20Workload},
+	}
+	for _, m := range makers {
+		if m.size == 0 {
+			continue // left out of spec (Spec.Only)
+		}
+		w, err := m.mk(spec)
 		if err != nil {
 			return nil, err
 		}
@@ -517,10 +564,12 @@ func mix20Workload(spec Spec) (Workload, error) {
 // of one array (which of the two gojit compiles to the faster loop depends
 // on its reduction code generation).
 func FloorKernels(kind Floor, n int) ([]func(*testing.B), int64, error) {
-	a := gojit.FromFloat32(RandFloat32(n, 21))
+	// Inputs as the workloads' (Input.Data): the floor reads the same
+	// kind of memory.
+	a := gojit.FromFloat32(Input{Shape: []int{n}, Seed: 21}.Data())
 	switch kind {
 	case FloorStream:
-		b := gojit.FromFloat32(RandFloat32(n, 22))
+		b := gojit.FromFloat32(Input{Shape: []int{n}, Seed: 22}.Data())
 		out := gojit.New(gojit.Float32, n)
 		run, err := gojitRun(func(a, b *gojit.Tensor) *gojit.Tensor { return a.Add(b) }, out, a, b)
 		if err != nil {
@@ -610,13 +659,17 @@ type Input struct {
 	Scale float32 `json:"scale,omitempty"`
 }
 
-// Data returns the operand's values.
+// Data returns the operand's values. An operand of hugeMinBytes or more
+// lies in memory the kernel is asked to back with 2 MiB pages
+// (hugeFloat32), as NumPy places every array that large, and so every
+// peer's inputs: the Go side then reads the same kind of memory as the
+// peers do.
 func (in Input) Data() []float32 {
 	n := 1
 	for _, d := range in.Shape {
 		n *= d
 	}
-	s := HashFloat32(n, in.Seed)
+	s := fillHash(hugeFloat32(n), in.Seed)
 	if in.Scale != 0 {
 		for i := range s {
 			s[i] *= in.Scale
@@ -630,7 +683,11 @@ func (in Input) Data() []float32 {
 // element i is h/2^31 - 1 in float64, rounded to float32, where h is the
 // 32-bit integer hash lowbias32(i + seed·0x9E3779B9), all arithmetic mod 2^32.
 func HashFloat32(n int, seed uint32) []float32 {
-	s := make([]float32, n)
+	return fillHash(make([]float32, n), seed)
+}
+
+// fillHash sets s[i] to HashFloat32's element i and returns s.
+func fillHash(s []float32, seed uint32) []float32 {
 	for i := range s {
 		h := uint32(i) + seed*0x9E3779B9
 		h ^= h >> 16

@@ -53,8 +53,9 @@ type Hooks struct {
 	Binary func(tracer any, op ir.Op, a, b ir.Value) ir.Value
 	// Scalar is Binary with a weak scalar val as the right operand (as
 	// x.Mul(gojit.Scalar(2)) and Relu), for a Float32 or Float64 value a
-	// whose dtype val keeps: it records the constants and the op that
-	// the method would, or returns -1 and records nothing.
+	// whose dtype val keeps: it records the op and the constant operand
+	// that the method would (not the method's 0-d constant, which
+	// nothing uses), or returns -1 and records nothing.
 	Scalar func(tracer any, op ir.Op, a ir.Value, val float64) ir.Value
 	// Reduce is the fast path of Sum (mean false) and Mean (mean true)
 	// over axes (all when none) of a Float32 or Float64 value a: it
