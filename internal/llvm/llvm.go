@@ -109,6 +109,9 @@ func (e *libError) Is(target error) bool { return target == ErrUnavailable }
 // function that calls into LLVM calls it first.
 func open() error {
 	lib.once.Do(func() {
+		if p := preferredLibrary(); p != "" {
+			C.gojit_llvm_prefer(C.CString(p)) // kept for the process's lifetime
+		}
 		if msg := C.gojit_llvm_open(); msg != nil {
 			lib.err = &libError{C.GoString(msg)}
 		}
@@ -116,6 +119,32 @@ func open() error {
 	})
 	return lib.err
 }
+
+// preferredLibrary returns the library to try before the distribution's:
+// the one EnvLibrary names, or else the trimmed library when a usable one
+// is in the cache directory; "" for none (EnvLibrary=system, or tests
+// that replaced the paths).
+func preferredLibrary() string {
+	if pathsReplaced {
+		return ""
+	}
+	switch v := os.Getenv(EnvLibrary); v {
+	case "system":
+		return ""
+	case "":
+	default:
+		return v
+	}
+	p, err := TrimmedLibrary()
+	if err != nil || usableTrimmed(p) != nil {
+		return ""
+	}
+	return p
+}
+
+// pathsReplaced records that tests replaced the library paths
+// (useLibraryPaths), which then are the only ones tried.
+var pathsReplaced bool
 
 // libraryPaths are the absolute paths dl.c tries first, in its order.
 var libraryPaths = []string{
@@ -133,6 +162,7 @@ func useLibraryPaths(paths []string) {
 	}
 	C.gojit_llvm_set_candidates(&arr[0], C.int(len(paths)))
 	libraryPaths = paths
+	pathsReplaced = true
 }
 
 // Available reports whether LLVM can be used: this build has it (cgo, no
@@ -155,6 +185,11 @@ func Available() bool {
 
 // libraryFound reports whether one of the usual paths holds libLLVM.
 var libraryFound = sync.OnceValue(func() bool {
+	if p := preferredLibrary(); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
 	for _, p := range libraryPaths {
 		if _, err := os.Stat(p); err == nil {
 			return true
