@@ -96,6 +96,7 @@ var lib struct {
 	once  sync.Once
 	tried atomic.Bool // once has run
 	err   error
+	took  time.Duration // wall time of the load, for LoadTime
 }
 
 // libError is the failure to load libLLVM: errors.Is(err, ErrUnavailable)
@@ -112,9 +113,11 @@ func open() error {
 		if p := preferredLibrary(); p != "" {
 			C.gojit_llvm_prefer(C.CString(p)) // kept for the process's lifetime
 		}
+		t := time.Now()
 		if msg := C.gojit_llvm_open(); msg != nil {
 			lib.err = &libError{C.GoString(msg)}
 		}
+		lib.took = time.Since(t)
 		lib.tried.Store(true)
 	})
 	return lib.err
@@ -202,6 +205,16 @@ var libraryFound = sync.OnceValue(func() bool {
 // happens on the first Compile, OptimizedIR, Assembly, HostCPU or
 // LibraryVersion, and on the first Load or Init that uses ORC.
 func Loaded() bool { return lib.tried.Load() && lib.err == nil }
+
+// LoadTime reports how long loading libLLVM took in this process (dlopen,
+// its static initializers and resolving the entry points), or 0 if it has
+// not been loaded; the startup benchmark reports it.
+func LoadTime() time.Duration {
+	if !lib.tried.Load() {
+		return 0
+	}
+	return lib.took
+}
 
 // Version returns the version of LLVM this package was built for, e.g.
 // "19.1.7" (from its headers), without loading the library. The library

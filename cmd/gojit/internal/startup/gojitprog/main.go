@@ -4,7 +4,9 @@
 // the startup function with gojit, calls it once on startup.N elements,
 // checks the result against startup.Plain bit for bit, and prints how long
 // Compile and the first Call took, whether LLVM was loaded and whether
-// the build of gojit was identified (runtime.BuildIdentity). A wrong
+// the build of gojit was identified (runtime.BuildIdentity); when LLVM
+// was loaded, how long loading it took and which file it came from; and
+// the process's minor page faults and CPU time so far. A wrong
 // result exits with status 1.
 package main
 
@@ -12,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/gojit/gojit"
@@ -52,4 +55,12 @@ func main() {
 		}
 	}
 	fmt.Printf("first %d\nllvm %t\nidentified %t\n", elapsed.Nanoseconds(), llvm.Loaded(), runtime.BuildIdentity() != "")
+	if llvm.Loaded() {
+		_, lib, _ := llvm.LibraryVersion()
+		fmt.Printf("llvmload %d\nlibrary %s\n", llvm.LoadTime().Nanoseconds(), lib)
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		fmt.Printf("minflt %d\ncpu %d\n", ru.Minflt, syscall.TimevalToNsec(ru.Utime)+syscall.TimevalToNsec(ru.Stime))
+	}
 }
