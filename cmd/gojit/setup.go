@@ -70,7 +70,7 @@ func setup(force, asJSON, verbose bool, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "trimmed libLLVM: %s (%s, %.1f MB)\nloaded:          %s\n", rep.Path, state, float64(rep.Bytes)/1e6, rep.Loaded)
 	}
 	if loaded != path && os.Getenv(llvm.EnvLibrary) == "" {
-		fmt.Fprintf(stderr, "gojit setup: the trimmed library was not the one loaded; gojit falls back to %s\n", loaded)
+		fmt.Fprintf(stderr, "gojit setup: the trimmed library was not the one loaded (gojit falls back to %s); gojit setup -force links it again\n", loaded)
 		return exitFail
 	}
 	return exitOK
