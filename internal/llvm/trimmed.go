@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -51,8 +50,6 @@ var targetNames = map[string][2]string{
 // the table need besides the native target's.
 var trimmedComponents = []string{"passes", "orcjit", "irreader", "asmparser"}
 
-// tableFunc matches one entry of GOJIT_LLVM_FUNCS in llvm_table.h.
-var tableFunc = regexp.MustCompile(`\bX\((LLVM[A-Za-z0-9_]+)\)`)
 
 // trimmedExports returns the C functions the trimmed library must export:
 // those of the table and the native target's initializers, sorted as in
@@ -62,9 +59,21 @@ func trimmedExports() ([]string, error) {
 	if !ok {
 		return nil, fmt.Errorf("llvm: no trimmed library for GOARCH %s", runtime.GOARCH)
 	}
+	// The entries of GOJIT_LLVM_FUNCS: X(LLVMName). A plain scan, not a
+	// regexp, since every first load of the library runs this.
 	var names []string
-	for _, m := range tableFunc.FindAllStringSubmatch(tableHeader, -1) {
-		names = append(names, m[1])
+	for rest := tableHeader; ; {
+		i := strings.Index(rest, "X(LLVM")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+2:]
+		j := strings.IndexByte(rest, ')')
+		if j < 0 {
+			break
+		}
+		names = append(names, rest[:j])
+		rest = rest[j:]
 	}
 	if len(names) == 0 {
 		return nil, errors.New("llvm: llvm_table.h lists no functions")
