@@ -50,7 +50,6 @@ var targetNames = map[string][2]string{
 // the table need besides the native target's.
 var trimmedComponents = []string{"passes", "orcjit", "irreader", "asmparser"}
 
-
 // trimmedExports returns the C functions the trimmed library must export:
 // those of the table and the native target's initializers, sorted as in
 // the table.
