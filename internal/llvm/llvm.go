@@ -81,10 +81,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -143,6 +145,30 @@ func preferredLibrary() string {
 		return ""
 	}
 	return p
+}
+
+// usableTrimmed reports whether path holds a library that may be loaded:
+// a regular file owned by this user and writable by no one else, in a
+// directory writable by no one else. Anything that could write the file
+// could run code in every gojit process, hence the ownership rules
+// (those of the disk cache).
+func usableTrimmed(path string) error {
+	for _, p := range []string{path, filepath.Dir(path)} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if p == path && !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", p)
+		}
+		if fi.Mode().Perm()&0o022 != 0 {
+			return fmt.Errorf("%s is writable by group or others (%v)", p, fi.Mode().Perm())
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+			return fmt.Errorf("%s is owned by uid %d, not %d", p, st.Uid, os.Getuid())
+		}
+	}
+	return nil
 }
 
 // pathsReplaced records that tests replaced the library paths

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 )
 
 // The trimmed libLLVM (doc.go, "A trimmed libLLVM"): a shared object linked
@@ -105,30 +104,6 @@ func TrimmedLibrary() (string, error) {
 	fmt.Fprintf(h, "%s\n%s\n%s\n", trimmedRecipe, runtime.GOARCH, strings.Join(names, "\n"))
 	key := hex.EncodeToString(h.Sum(nil))[:12]
 	return filepath.Join(root, "gojit", "llvm", fmt.Sprintf("libLLVM-gojit-%s-%s.so", Version(), key)), nil
-}
-
-// usableTrimmed reports whether path holds a library that may be loaded:
-// a regular file owned by this user and writable by no one else, in a
-// directory writable by no one else. Anything that could write the file
-// could run code in every gojit process, hence the ownership rules
-// (those of the disk cache).
-func usableTrimmed(path string) error {
-	for _, p := range []string{path, filepath.Dir(path)} {
-		fi, err := os.Stat(p)
-		if err != nil {
-			return err
-		}
-		if p == path && !fi.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a regular file", p)
-		}
-		if fi.Mode().Perm()&0o022 != 0 {
-			return fmt.Errorf("%s is writable by group or others (%v)", p, fi.Mode().Perm())
-		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-			return fmt.Errorf("%s is owned by uid %d, not %d", p, st.Uid, os.Getuid())
-		}
-	}
-	return nil
 }
 
 // BuildTrimmed links the trimmed libLLVM into TrimmedLibrary's path and
