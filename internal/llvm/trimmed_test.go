@@ -192,7 +192,7 @@ func TestTrimmedExports(t *testing.T) {
 	}
 	p, err := TrimmedLibrary()
 	if err != nil {
-		t.Fatal(err)
+		t.Skip(err) // no cache directory (neither $XDG_CACHE_HOME nor $HOME)
 	}
 	if !strings.Contains(filepath.Base(p), Version()) {
 		t.Errorf("path %s does not name LLVM %s", p, Version())
