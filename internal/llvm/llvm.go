@@ -214,12 +214,14 @@ func Available() bool {
 
 // libraryFound reports whether one of the usual paths holds libLLVM.
 var libraryFound = sync.OnceValue(func() bool {
-	if p := preferredLibrary(); p != "" {
+	for _, p := range libraryPaths {
 		if _, err := os.Stat(p); err == nil {
 			return true
 		}
 	}
-	for _, p := range libraryPaths {
+	// Checked last: a process that never compiles should not spend
+	// the trimmed library's path and checks where the usual file will do.
+	if p := preferredLibrary(); p != "" {
 		if _, err := os.Stat(p); err == nil {
 			return true
 		}
