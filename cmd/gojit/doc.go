@@ -27,14 +27,22 @@
 //	         measures process start instead, over -runs fresh processes
 //	         (default 15): exec to main of a program importing gojit,
 //	         Compile + first Call of a kernel in the disk cache, and a
-//	         whole 12-op program against a plain Go one (run it inside the
-//	         repository: it builds both with the go command).
+//	         whole 12-op program against a plain Go one, and the first
+//	         compile with an empty cache with the trimmed and the system
+//	         libLLVM alternating (run it inside the repository: it builds
+//	         both programs with the go command).
 //	dataset  Write a dataset file from images or .npy arrays (write),
 //	         describe or check one (info, verify); draw a synthetic JPEG
 //	         set (synth-jpeg); measure a named loader pipeline in images/s
 //	         against an op-by-op Go baseline (bench), run its Python peers
 //	         (peers) and tabulate both (peers-table), which `make
 //	         bench-peers-pipeline` drives.
+//	setup    Link a trimmed libLLVM (only what gojit calls, from
+//	         llvm-19-dev's static libraries; a few seconds, once) into the
+//	         user's cache directory, where gojit prefers it to the
+//	         system's: it loads in about 4 ms instead of 15-30. Then load
+//	         it to check. Flags: -force (link again), -json, -v (print the
+//	         link command).
 //	version  Print gojit's code-generation version, the LLVM version, the
 //	         Go version and the host CPU.
 //	help     Print this list, or a command's flags: gojit help <command>.

@@ -47,6 +47,7 @@ func init() {
 		{"bench", "[-sizes N,N,...] [-benchtime D] [-json]", "benchmark compiled code against plain Go baselines", benchFlags},
 		{"cache", "[-dir DIR] [-json] [-rounds N] [-churn N] stats|list|clear|bench", "inspect or empty the disk cache of compiled kernels, or benchmark the cache", cacheFlags},
 		{"dataset", "write|info|verify|synth-jpeg|bench|peers|peers-table [flags]", "write a dataset file from images or .npy arrays, describe or verify one, or benchmark pipelines over one", datasetFlags},
+		{"setup", "[-force] [-json] [-v]", "link a trimmed libLLVM into the cache directory, which loads 3-4x faster than the distribution's", setupFlags},
 		{"version", "", "print the gojit, LLVM and Go versions and the host CPU", versionFlags},
 		{"help", "[command]", "print this help, or a command's flags", nil},
 	}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/gojit/gojit/internal/llvm"
 )
 
 // The startup benchmark (gojit bench -startup) measures what a user feels
@@ -45,6 +47,11 @@ type startupRun struct {
 	// cached kernel loads without generating its module (see
 	// internal/runtime/diskload.go).
 	identified bool
+	llvmLoad   time.Duration // loading libLLVM, inside first
+	library    string        // the libLLVM file loaded
+	minflt     int64         // minor page faults of the whole process
+	cpu        time.Duration // user + system CPU time of the process at its report
+	second     time.Duration // a second compile and call in the same process ("run2")
 }
 
 func runStartup(o *benchOpts, stdout, stderr io.Writer) int {
@@ -64,17 +71,28 @@ func runStartup(o *benchOpts, stdout, stderr io.Writer) int {
 	cache := filepath.Join(dir, "cache")
 	env := append(os.Environ(), "GOJIT_CACHE_DIR="+cache, "GOJIT_CACHE=", "GOJIT_LOADER=")
 
-	// Fresh processes with an empty cache: the first compile. A few
-	// runs only; each costs a whole compile.
-	var cold []startupRun
-	for i := range min(runs, 5) {
-		fmt.Fprintf(stderr, "cold compile, run %d\n", i+1)
-		os.RemoveAll(cache)
-		r, err := startupChild(gojitProg, "run", env)
-		if err != nil {
-			return fail(stderr, "bench -startup", err)
+	// Fresh processes with an empty cache: the first compile, with the
+	// trimmed libLLVM (gojit setup) when one is in the cache directory,
+	// alternating with the distribution's; then a second compile in the
+	// same process, after the process's figures (whole process and CPU
+	// time include it).
+	libs := []string{"system"}
+	if p, err := llvm.TrimmedLibrary(); err == nil {
+		if _, err := os.Stat(p); err == nil {
+			libs = []string{"", "system"}
 		}
-		cold = append(cold, r)
+	}
+	cold := make([][]startupRun, len(libs))
+	for i := range runs {
+		fmt.Fprintf(stderr, "cold compile, round %d/%d\n", i+1, runs)
+		for j, lib := range libs {
+			os.RemoveAll(cache)
+			r, err := startupChild(gojitProg, "run2", append(env[:len(env):len(env)], llvm.EnvLibrary+"="+lib))
+			if err != nil {
+				return fail(stderr, "bench -startup", err)
+			}
+			cold[j] = append(cold[j], r)
+		}
 	}
 	// Interleaved: the plain program, gojit's exec to main, and a whole
 	// gojit process whose kernel is in the disk cache.
@@ -107,14 +125,36 @@ func runStartup(o *benchOpts, stdout, stderr io.Writer) int {
 	toMainOf := func(r startupRun) time.Duration { return r.toMain }
 	firstOf := func(r startupRun) time.Duration { return r.first }
 	totalOf := func(r startupRun) time.Duration { return r.total }
+	loadOf := func(r startupRun) time.Duration { return r.llvmLoad }
+	cpuOf := func(r startupRun) time.Duration { return r.cpu }
+	secondOf := func(r startupRun) time.Duration { return r.second }
 	rows := []startupRow{
 		summarize("exec → main, plain Go program", pick(plain, toMainOf)),
 		summarize("exec → main, program importing gojit", pick(toMain, toMainOf)),
 		summarize("Compile + first Call, kernel in the disk cache", pick(cached, firstOf)),
 		summarize("whole process, kernel in the disk cache (12 ops × 1,000)", pick(cached, totalOf)),
 		summarize("whole process, plain Go loop (12 ops × 1,000)", pick(plain, totalOf)),
-		summarize("Compile + first Call, empty cache (LLVM loaded and run)", pick(cold, firstOf)),
-		summarize("whole process, empty cache", pick(cold, totalOf)),
+	}
+	var faults []string
+	for j, rs := range cold {
+		name := "system libLLVM"
+		if libs[j] == "" {
+			name = "trimmed libLLVM"
+		}
+		if lib := rs[0].library; !strings.Contains(lib, "libLLVM-gojit") != (libs[j] == "system") {
+			return fail(stderr, "bench -startup", fmt.Errorf("the %s run loaded %s", name, lib))
+		}
+		rows = append(rows,
+			summarize("Compile + first Call, empty cache, "+name, pick(rs, firstOf)),
+			summarize("  of which loading "+name, pick(rs, loadOf)),
+			summarize("  process CPU time (user+sys) at the end, "+name, pick(rs, cpuOf)),
+			summarize("  then a second compile + call in the same process, "+name, pick(rs, secondOf)),
+			summarize("whole process, empty cache, "+name, pick(rs, totalOf)))
+		var f []float64
+		for _, r := range rs {
+			f = append(f, float64(r.minflt))
+		}
+		faults = append(faults, fmt.Sprintf("%s %.0f", name, summarize("", f).MedianNs))
 	}
 	ratio := rows[3].MedianNs / rows[4].MedianNs
 	build := "was not identified (a modified work tree, or no VCS information: GOFLAGS=-buildvcs=false or a git worktree), so each cached kernel's module is generated again to check it"
@@ -123,7 +163,8 @@ func runStartup(o *benchOpts, stdout, stderr io.Writer) int {
 	}
 	note := fmt.Sprintf("The programs' build of gojit "+build+". "+
 		"Medians of %d fresh processes per figure (%d for the empty cache), interleaved, on a shared and loaded machine: "+
-		"the spread (min..max) shows how much. A cached whole process takes %.2f× the plain Go program's.", runs, len(cold), ratio)
+		"the spread (min..max) shows how much. A cached whole process takes %.2f× the plain Go program's. "+
+		"Minor page faults of a cold process (median): %s. The trimmed libLLVM is linked by `gojit setup`.", runs, len(cold[0]), ratio, strings.Join(faults, ", "))
 	if o.json {
 		fmt.Fprintln(stderr, note)
 		enc := json.NewEncoder(stdout)
@@ -195,6 +236,26 @@ func startupChild(prog, arg string, env []string) (startupRun, error) {
 			r.llvm = v == "true"
 		case "identified":
 			r.identified = v == "true"
+		case "llvmload", "cpu":
+			ns, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return r, fmt.Errorf("%s: bad report %q", filepath.Base(prog), sc.Text())
+			}
+			if k == "cpu" {
+				r.cpu = time.Duration(ns)
+			} else {
+				r.llvmLoad = time.Duration(ns)
+			}
+		case "second":
+			ns, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return r, fmt.Errorf("%s: bad report %q", filepath.Base(prog), sc.Text())
+			}
+			r.second = time.Duration(ns)
+		case "library":
+			r.library = v
+		case "minflt":
+			r.minflt, _ = strconv.ParseInt(v, 10, 64)
 		}
 	}
 	if r.toMain <= 0 {

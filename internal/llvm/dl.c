@@ -38,6 +38,11 @@ void gojit_llvm_set_candidates(const char *const *paths, int n) {
 	ncand = n;
 }
 
+// A library tried before the candidates, or NULL (gojit_llvm_prefer).
+static const char *preferred;
+
+void gojit_llvm_prefer(const char *path) { preferred = path; }
+
 static pthread_once_t open_once = PTHREAD_ONCE_INIT;
 static const char *open_err;
 static const char *open_path;
@@ -54,48 +59,33 @@ static void fail(const char *fmt, ...) {
 	open_err = s ? s : "cannot load libLLVM (out of memory)";
 }
 
-static void *sym(void *h, const char *name, const char *path) {
+// sym resolves name in h, or records why not (in why) and returns NULL.
+static void *sym(void *h, const char *name, const char *path, char **why) {
 	dlerror();
 	void *p = dlsym(h, name);
-	if (!p)
-		fail("%s (LLVM %d.%d) has no symbol %s", path,
-		     LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR, name);
+	if (!p && asprintf(why, "%s (LLVM %d.%d) has no symbol %s", path,
+			   LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR, name) < 0)
+		*why = NULL;
 	return p;
 }
 
-static void do_open(void) {
-	char tried[2048];
-	size_t used = 0;
-	void *h = NULL;
-	const char *path = NULL;
-	tried[0] = 0;
-	for (int i = 0; i < ncand && !h; i++) {
-		// RTLD_NOW: a library whose own dependencies are missing fails
-		// here, not in the middle of a compile. RTLD_LOCAL: LLVM's
-		// symbols stay out of the global namespace, so kernels'
-		// external references (expf, memset) cannot bind to them.
-		h = dlopen(cand[i], RTLD_NOW | RTLD_LOCAL);
-		if (h) {
-			path = cand[i];
-			break;
-		}
-		const char *e = dlerror();
-		int k = snprintf(tried + used, sizeof tried - used, "%s%s",
-				 used ? "; " : "", e ? e : cand[i]);
-		if (k > 0 && (size_t)k < sizeof tried - used)
-			used += k;
-	}
+// try_one loads path and fills t, or returns why it cannot be used
+// (malloc'd; NULL with t filled on success).
+static char *try_one(const char *path, gojit_llvm_table *t) {
+	char *why = NULL;
+	// RTLD_NOW: a library whose own dependencies are missing fails
+	// here, not in the middle of a compile. RTLD_LOCAL: LLVM's symbols
+	// stay out of the global namespace, so kernels' external references
+	// (expf, memset) cannot bind to them.
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		fail("cannot load libLLVM %s.%s (install llvm-%s, or put "
-		     "its libLLVM on LD_LIBRARY_PATH); tried: %s",
-		     GOJIT_MAJOR, GOJIT_MINOR, GOJIT_MAJOR, tried);
-		return;
+		const char *e = dlerror();
+		return strdup(e ? e : path);
 	}
-	gojit_llvm_table t;
 #define GOJIT_LLVM_RESOLVE(field, name)                                     \
-	if (!(t.field = (__typeof__(t.field))sym(h, name, path))) {         \
+	if (!(t->field = (__typeof__(t->field))sym(h, name, path, &why))) { \
 		dlclose(h);                                                 \
-		return;                                                     \
+		return why ? why : strdup(name);                            \
 	}
 #define GOJIT_LLVM_RESOLVE_FN(f) GOJIT_LLVM_RESOLVE(f, #f)
 	GOJIT_LLVM_FUNCS(GOJIT_LLVM_RESOLVE_FN)
@@ -109,15 +99,43 @@ static void do_open(void) {
 	// The headers this package was built with fix the C API's types and
 	// enums; a library of another major.minor may differ in them.
 	unsigned maj = 0, min = 0, patch = 0;
-	t.LLVMGetVersion(&maj, &min, &patch);
+	t->LLVMGetVersion(&maj, &min, &patch);
 	if (maj != LLVM_VERSION_MAJOR || min != LLVM_VERSION_MINOR) {
-		fail("%s is LLVM %u.%u.%u, but gojit was built with the "
-		     "headers of %s", path, maj, min, patch, LLVM_VERSION_STRING);
+		if (asprintf(&why, "%s is LLVM %u.%u.%u, but gojit was built with "
+			     "the headers of %s", path, maj, min, patch,
+			     LLVM_VERSION_STRING) < 0)
+			why = NULL;
 		dlclose(h);
-		return;
+		return why ? why : strdup(path);
 	}
-	gojit_llvm = t;
-	open_path = path;
+	return NULL;
+}
+
+// do_open takes the first candidate that loads, has every function and
+// the headers' version: a trimmed library (trimmed.go) that is unusable
+// thus falls back to the distribution's.
+static void do_open(void) {
+	char tried[4096];
+	size_t used = 0;
+	tried[0] = 0;
+	for (int i = preferred ? -1 : 0; i < ncand; i++) {
+		const char *path = i < 0 ? preferred : cand[i];
+		gojit_llvm_table t;
+		char *why = try_one(path, &t);
+		if (!why) {
+			gojit_llvm = t;
+			open_path = path;
+			return;
+		}
+		int k = snprintf(tried + used, sizeof tried - used, "%s%s",
+				 used ? "; " : "", why);
+		if (k > 0 && (size_t)k < sizeof tried - used)
+			used += k;
+		free(why);
+	}
+	fail("cannot load libLLVM %s.%s (install llvm-%s, or put its "
+	     "libLLVM on LD_LIBRARY_PATH); tried: %s",
+	     GOJIT_MAJOR, GOJIT_MINOR, GOJIT_MAJOR, tried);
 }
 
 const char *gojit_llvm_open(void) {

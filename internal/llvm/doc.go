@@ -21,9 +21,10 @@
 //     The headers (llvm-19-dev) are used at build time, and the first
 //     operation that needs LLVM (Compile, OptimizedIR, Assembly, HostCPU,
 //     LibraryVersion, a Load that falls back to ORC, Init) dlopens libLLVM
-//     (dl.c): Debian's /usr/lib/llvm-19/lib/libLLVM.so.19.1 and
-//     libLLVM-19.so first, then the same names through the dynamic
-//     loader's search path. Every LLVM-C function shim.c calls is resolved
+//     (dl.c): a trimmed libLLVM in the cache directory when `gojit setup`
+//     has linked one (below), then Debian's
+//     /usr/lib/llvm-19/lib/libLLVM.so.19.1 and libLLVM-19.so, then the
+//     same names through the dynamic loader's search path. Every LLVM-C function shim.c calls is resolved
 //     once into a table of pointers whose types come from the headers
 //     (llvm_table.h; shim.c reads each LLVMFoo(...) as a call through the
 //     table), and the library's major.minor version must equal the
@@ -49,35 +50,82 @@
 //     it links a cached kernel in tens of microseconds instead of the
 //     ORC JIT's creation plus linking.
 //
-// What a fresh process's first compile costs (the 6-op function over
-// 1,024 elements, median of fresh processes on a loaded 2-vCPU machine):
-// dlopen of Debian's libLLVM.so.19.1 14-19 ms (311,000 relative and
-// 22,000 symbolic relocations, and its dependencies libz3, libxml2,
-// libedit, libffi); initializing the target and naming the host 0.2-0.3
-// ms; the first compile 11.7-14.9 ms of wall time against 7.2 ms for a
-// later one (its code and data pages fault in; the first TargetMachine);
-// linking 0.1 ms. Gojit's own work before the compile (tracing, passes,
-// the module's text) is about 1-2 ms. Loading the library in the background
-// from gojit.Compile when a compile was certain (the disk cache off or
-// its directory absent), to overlap that work, was tried and measured:
-// no gain (fresh processes, paired medians 1.03-1.05x of not doing it,
-// with or without also building the TargetMachine there), so it is not
-// done. The load itself keeps a fresh process's first Compile and Call
-// above 30 ms.
+// # A trimmed libLLVM
 //
-// A trimmed libLLVM would load much faster. Linked from llvm-19-dev's
-// static component libraries (x86, passes, orcjit, irreader, asmparser)
-// into a shared object that exports only the C functions dl.c resolves
-// (a version script; -Wl,--gc-sections), it is 50 MB instead of 130, has
-// 97,571 relative relocations, about 360 dynamic symbols and no libz3,
-// libxml2, libedit or libffi, and dlopens in 3.8-4.8 ms against 17.8-18.8
-// ms for Debian's (alternating runs; 3.7-4.0 ms with packed relative
-// relocations, -z pack-relative-relocs). Its first compile takes as long
-// as with Debian's library. It is not built here: it needs the static
-// libraries at build time and a 6-second link outside the go command,
-// and a second copy of LLVM to install; with it, a fresh process's first
-// compile would be about 4 + 0.2 + 11 ms plus gojit's 1-2 ms, near but
-// still above 14 ms.
+// Debian's libLLVM.so.19.1 is 130 MB with 311,000 relative and 22,000
+// symbolic relocations and pulls in libz3, libxml2, libedit and libffi;
+// dlopen of it took 14-19 ms on a quiet host, 15-30 ms on a loaded one,
+// before any compiling. `gojit setup` (and `make llvm-setup`, which make
+// demo and make test run) links a trimmed one instead (trimmed.go): the
+// static component libraries of llvm-19-dev (x86, passes, orcjit,
+// irreader, asmparser) linked into one shared object whose version script
+// exports only the functions of llvm_table.h and the native target's
+// initializers, with -Wl,--gc-sections, packed relative relocations
+// (-z pack-relative-relocs), its own hidden copy of the C++ runtime
+// (-static-libstdc++ -static-libgcc: no libstdc++.so or libgcc_s to load
+// and none of the 3,724 symbolic relocations that bound LLVM to them) and
+// -z nodelete. It is 48 MB, has 103,000 relative relocations (RELR), 223
+// symbolic ones and depends only on libz, libzstd, libm and libc; the
+// link takes 3.5-9 s. It lives at os.UserCacheDir()/gojit/llvm under a
+// name holding the headers' LLVM version and a hash of the exports and
+// the recipe, so an upgrade or a changed table never loads a stale one;
+// it appears by an atomic rename, and older builds are removed.
+//
+// Loading prefers it: dl.c tries it first when it is a regular file owned
+// by the user and writable by no one else in a directory writable by no
+// one else (whoever could write it could run code in every gojit
+// process), and takes the first candidate that loads, resolves every
+// function and has the headers' major.minor version, so an unusable one
+// falls back to Debian's library (TestTrimmedFallback). GOJIT_LLVM_LIBRARY
+// (EnvLibrary) forces the system library ("system") or names another
+// file, for tests and diagnosis. Both libraries produce byte-identical
+// objects, assembly and optimized IR (TestTrimmedAgrees: four kernels at
+// every level and both pipelines, each library in a fresh process), as
+// they must: the static libraries are the same build of the same
+// sources.
+//
+// What a fresh process's first compile costs (cmd/gojit bench -startup,
+// the 12-op function over 1,000 elements, 21 fresh processes each,
+// alternating, on a loaded 2-vCPU machine, load average 7-8):
+// Compile + first Call 38 ms median, 15.2 ms at best with the trimmed
+// library, against 63 and 28.9 ms with Debian's; loading 4.6 ms median
+// (3.4 ms best) against 30.8 (14.9); the process's CPU time at the first
+// result 22.7 ms against 34.5 (perf stat task-clock of the whole process:
+// 20.6 against 40.5 ms); minor page faults 1,877 against 3,663. A CPU
+// profile of a cold process with the trimmed library (perf, DWARF call
+// graphs): the compile 52% (emission 30 points, the optimization
+// pipeline 21.5, parsing 1), loading 18% (relocation 11.7, LLVM's static
+// initializers 5.5), Go's runtime and gojit's own work about 10%; page
+// faults account for 20% across all of it (each costs several
+// microseconds on this virtual machine). A page-fault profile puts a
+// third of them in LLVM's code writing its own data (the X86
+// TargetLowering and legalizer tables, pass and option registries), a
+// quarter in malloc growing the heap, a quarter in ld.so writing
+// relocated pages and a fifth in Go's runtime; few are faults on LLVM's
+// code, which the kernel maps 64 KB around each fault.
+//
+// Measured and not done: prefaulting the library after dlopen
+// (madvise MADV_POPULATE_READ, Linux 6.18 here, over the executable
+// segments or all of them, on the loading thread or a background one, or
+// MADV_WILLNEED): no gain with either library (Debian's: 53 and 63 ms
+// against 47 ms without, trimmed: 25.0, 25.9 and 21.6 against 26.4 ms,
+// medians of 15 alternating runs, within the noise) and the fault count
+// unchanged, since the faults are not on code. RTLD_LAZY: no measurable
+// change (188 PLT entries are left to bind). Compiling a small vector
+// module on a second thread at the first compile, to fault in and
+// initialize the backend while the first module is optimized: worse on
+// this loaded 2-vCPU host (61 against 39 ms, 10 ms more CPU). Loading the
+// library in the background from gojit.Compile: no gain (paired medians
+// 1.03-1.05x), as gojit's own work before the compile is only 1-2 ms.
+//
+// What keeps the first compile above 14 ms is LLVM's first use in a
+// process: about 11 ms of CPU for the compile against 7-8 ms for a later
+// one in the same process (the X86 subtarget, TargetLowering and
+// legalizer tables built per TargetMachine and for the first time, and
+// the page faults of LLVM's heap), plus 3.4-4.6 ms of loading and 1-2 ms
+// of gojit and Go. Only a process that already has LLVM mapped and
+// initialized (a compile server) or one that never compiles (the disk
+// cache) avoids them.
 //
 // Available does not load the library: it reports true in builds with
 // LLVM when the library has been loaded or one of the usual paths holds

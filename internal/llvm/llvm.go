@@ -81,10 +81,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -96,6 +98,7 @@ var lib struct {
 	once  sync.Once
 	tried atomic.Bool // once has run
 	err   error
+	took  time.Duration // wall time of the load, for LoadTime
 }
 
 // libError is the failure to load libLLVM: errors.Is(err, ErrUnavailable)
@@ -109,13 +112,68 @@ func (e *libError) Is(target error) bool { return target == ErrUnavailable }
 // function that calls into LLVM calls it first.
 func open() error {
 	lib.once.Do(func() {
+		if p := preferredLibrary(); p != "" {
+			C.gojit_llvm_prefer(C.CString(p)) // kept for the process's lifetime
+		}
+		t := time.Now()
 		if msg := C.gojit_llvm_open(); msg != nil {
 			lib.err = &libError{C.GoString(msg)}
 		}
+		lib.took = time.Since(t)
 		lib.tried.Store(true)
 	})
 	return lib.err
 }
+
+// preferredLibrary returns the library to try before the distribution's:
+// the one EnvLibrary names, or else the trimmed library when a usable one
+// is in the cache directory; "" for none (EnvLibrary=system, or tests
+// that replaced the paths).
+func preferredLibrary() string {
+	if pathsReplaced {
+		return ""
+	}
+	switch v := os.Getenv(EnvLibrary); v {
+	case "system":
+		return ""
+	case "":
+	default:
+		return v
+	}
+	p, err := TrimmedLibrary()
+	if err != nil || usableTrimmed(p) != nil {
+		return ""
+	}
+	return p
+}
+
+// usableTrimmed reports whether path holds a library that may be loaded:
+// a regular file owned by this user and writable by no one else, in a
+// directory writable by no one else. Anything that could write the file
+// could run code in every gojit process, hence the ownership rules
+// (those of the disk cache).
+func usableTrimmed(path string) error {
+	for _, p := range []string{path, filepath.Dir(path)} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if p == path && !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", p)
+		}
+		if fi.Mode().Perm()&0o022 != 0 {
+			return fmt.Errorf("%s is writable by group or others (%v)", p, fi.Mode().Perm())
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+			return fmt.Errorf("%s is owned by uid %d, not %d", p, st.Uid, os.Getuid())
+		}
+	}
+	return nil
+}
+
+// pathsReplaced records that tests replaced the library paths
+// (useLibraryPaths), which then are the only ones tried.
+var pathsReplaced bool
 
 // libraryPaths are the absolute paths dl.c tries first, in its order.
 var libraryPaths = []string{
@@ -133,6 +191,7 @@ func useLibraryPaths(paths []string) {
 	}
 	C.gojit_llvm_set_candidates(&arr[0], C.int(len(paths)))
 	libraryPaths = paths
+	pathsReplaced = true
 }
 
 // Available reports whether LLVM can be used: this build has it (cgo, no
@@ -160,6 +219,13 @@ var libraryFound = sync.OnceValue(func() bool {
 			return true
 		}
 	}
+	// Checked last: a process that never compiles should not spend
+	// the trimmed library's path and checks where the usual file will do.
+	if p := preferredLibrary(); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
 	return false
 })
 
@@ -167,6 +233,16 @@ var libraryFound = sync.OnceValue(func() bool {
 // happens on the first Compile, OptimizedIR, Assembly, HostCPU or
 // LibraryVersion, and on the first Load or Init that uses ORC.
 func Loaded() bool { return lib.tried.Load() && lib.err == nil }
+
+// LoadTime reports how long loading libLLVM took in this process (dlopen,
+// its static initializers and resolving the entry points), or 0 if it has
+// not been loaded; the startup benchmark reports it.
+func LoadTime() time.Duration {
+	if !lib.tried.Load() {
+		return 0
+	}
+	return lib.took
+}
 
 // Version returns the version of LLVM this package was built for, e.g.
 // "19.1.7" (from its headers), without loading the library. The library

@@ -4,6 +4,7 @@ package llvm
 
 import (
 	"fmt"
+	"time"
 	"unsafe"
 )
 
@@ -66,6 +67,9 @@ func LoadWith(obj []byte, symbol string, how Loader) (*Kernel, error) {
 
 // Loaded reports false: no LLVM library is ever loaded in this build.
 func Loaded() bool { return false }
+
+// LoadTime reports 0: no library is loaded in this build.
+func LoadTime() time.Duration { return 0 }
 
 // LibraryVersion returns ErrUnavailable in this build.
 func LibraryVersion() (version, path string, err error) { return "", "", ErrUnavailable }

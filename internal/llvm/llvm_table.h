@@ -111,6 +111,10 @@ const char *gojit_llvm_open(void);
 // (paths must outlive the process); call it before gojit_llvm_open.
 void gojit_llvm_set_candidates(const char *const *paths, int n);
 
+// gojit_llvm_prefer names a library to try before the candidates (the
+// trimmed libLLVM, trimmed.go); path must outlive the process's load.
+void gojit_llvm_prefer(const char *path);
+
 // gojit_llvm_path is the file the library was loaded from, or NULL.
 const char *gojit_llvm_path(void);
 

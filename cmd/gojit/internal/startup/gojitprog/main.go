@@ -4,7 +4,11 @@
 // the startup function with gojit, calls it once on startup.N elements,
 // checks the result against startup.Plain bit for bit, and prints how long
 // Compile and the first Call took, whether LLVM was loaded and whether
-// the build of gojit was identified (runtime.BuildIdentity). A wrong
+// the build of gojit was identified (runtime.BuildIdentity); when LLVM
+// was loaded, how long loading it took and which file it came from; and
+// the process's minor page faults and CPU time after the first call. "run2" also
+// compiles and calls a second function and prints how long that took. A
+// wrong
 // result exits with status 1.
 package main
 
@@ -12,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/gojit/gojit"
@@ -52,4 +57,39 @@ func main() {
 		}
 	}
 	fmt.Printf("first %d\nllvm %t\nidentified %t\n", elapsed.Nanoseconds(), llvm.Loaded(), runtime.BuildIdentity() != "")
+	if llvm.Loaded() {
+		_, lib, _ := llvm.LibraryVersion()
+		fmt.Printf("llvmload %d\nlibrary %s\n", llvm.LoadTime().Nanoseconds(), lib)
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		fmt.Printf("minflt %d\ncpu %d\n", ru.Minflt, syscall.TimevalToNsec(ru.Utime)+syscall.TimevalToNsec(ru.Stime))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "run2" {
+		// A second, different function (the first without its final
+		// negation, so its result is -want): what a compile costs once
+		// LLVM is loaded and warm in this process.
+		t1 := time.Now()
+		g, err := gojit.Compile(func(x, y *gojit.Tensor) *gojit.Tensor {
+			t := x.Add(y).Mul(x).Sub(y).Mul(gojit.Scalar(0.5)).Add(gojit.Scalar(1)).Relu()
+			t = t.Mul(y).Add(x)
+			return t.Div(y.Abs().Add(gojit.Scalar(1)))
+		})
+		var res2 []*gojit.Array
+		if err == nil {
+			res2, err = g.Call(gojit.FromFloat32(a), gojit.FromFloat32(b))
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		second := time.Since(t1)
+		for i, v := range res2[0].Float32() {
+			if math.Float32bits(v) != math.Float32bits(-want[i]) {
+				fmt.Fprintf(os.Stderr, "second function: out[%d] = %v, want %v\n", i, v, -want[i])
+				os.Exit(1)
+			}
+		}
+		fmt.Printf("second %d\n", second.Nanoseconds())
+	}
 }
