@@ -359,8 +359,8 @@ func BenchmarkTargets(b *testing.B) {
 				return err
 			}},
 			{"copies", func() error {
-				hostCopy(gojit.Float32, gojit.FromFloat32, ga, []int{100, 100})
-				hostCopy(gojit.Float32, gojit.FromFloat32, gb, []int{100, 100})
+				_, _ = hostCopy(gojit.Float32, gojit.FromFloat32, ga, []int{100, 100})
+				_, _ = hostCopy(gojit.Float32, gojit.FromFloat32, gb, []int{100, 100})
 				return nil
 			}},
 			{"memcpy", func() error { // the floor: into two fixed buffers

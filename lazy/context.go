@@ -152,6 +152,10 @@ type generation struct {
 	byArray map[*gojit.Array]ir.Value // and indexed once long
 	imports map[importKey]ir.Value
 	retired bool
+	// exported says that a value of g was brought into a later graph
+	// (importNode), aliased that a Tensor recorded in g holds an input's
+	// node: Free cannot then know every holder of g's inputs (free.go).
+	exported, aliased bool
 	// Room for the lists of a small generation (reserve).
 	resBuf    [smallGen]*gojit.Array
 	handleBuf [smallGen]handleRef
@@ -279,6 +283,7 @@ func (g *generation) importNode(src *generation, v ir.Value) ir.Value {
 	}
 	var nv ir.Value
 	if a := src.resident(v); a != nil {
+		src.exported = true
 		if nv = g.paramValue(a); nv < 0 {
 			nv, _ = g.param(a)
 		}
@@ -337,6 +342,9 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 	}
 	g := c.cur()
 	if o.arr != nil {
+		if o.host != nil {
+			o.host.escaped = true // now an input of g too (free.go)
+		}
 		o.v, o.t = g.param(o.arr)
 		o.gen = g
 		return o.t
@@ -383,6 +391,9 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 	if g == nil || tr != g.tr {
 		// Not reachable: every operand was brought into c.gen.
 		panic("lazy: an op recorded outside its Context's pending graph")
+	}
+	if g.resident(v) != nil {
+		g.aliased = true // h will hold the input's Array (free.go)
 	}
 	h := &Tensor{ctx: c, gen: g, t: r, v: v}
 	g.handles = append(g.handles, handleRef{v: v, strong: h})
