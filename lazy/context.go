@@ -496,7 +496,13 @@ func (c *Context) adoptConst(r *gojit.Tensor) *Tensor {
 func userPos() string {
 	var pcs [24]uintptr
 	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
+	return userPosOf(pcs[:n])
+}
+
+// userPosOf is userPos for the program counters of a stack (those of
+// runtime.Callers).
+func userPosOf(pcs []uintptr) string {
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		own := strings.HasPrefix(f.Function, "github.com/gojit/gojit.") || strings.HasPrefix(f.Function, "github.com/gojit/gojit/lazy.")

@@ -1,11 +1,13 @@
 package lazy
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -224,8 +226,8 @@ func TestFreeGivesBufferBack(t *testing.T) {
 	if y.host == nil || y.host.p != p {
 		t.Errorf("the next copy did not reuse the buffer given back")
 	}
-	if _, err := x.Sum().Item(); err == nil {
-		t.Errorf("a freed tensor can still be used")
+	if _, err := x.Sum().Item(); err == nil || !errors.Is(err, errFreed) || !strings.Contains(err.Error(), "free_test.go:") {
+		t.Errorf("using a freed tensor: %v (want errFreed at the Free's line)", err)
 	}
 }
 

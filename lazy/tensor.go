@@ -3,6 +3,7 @@ package lazy
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/gojit/gojit"
@@ -37,6 +38,17 @@ type Tensor struct {
 }
 
 var errFreed = errors.New("lazy: tensor used after Free")
+
+// freedError is errFreed at the user's file:line of the Free, which it
+// finds when it is formatted: Free is called in loops, and walking the
+// stack's frames costs more than the rest of Free.
+type freedError struct {
+	pcs [8]uintptr
+	n   int
+}
+
+func (e *freedError) Error() string { return userPosOf(e.pcs[:e.n]) + ": " + errFreed.Error() }
+func (e *freedError) Unwrap() error { return errFreed }
 
 func (c *Context) fromArray(a *gojit.Array) *Tensor {
 	if a == nil {
@@ -331,7 +343,9 @@ func (t *Tensor) Free() {
 	}
 	c.freeHost(t)
 	t.arr, t.t, t.gen, t.host = nil, nil, nil, nil
-	t.err = fmt.Errorf("%s: %w", userPos(), errFreed)
+	e := &freedError{}
+	e.n = runtime.Callers(2, e.pcs[:])
+	t.err = e
 }
 
 // lock locks t's Context, if it has one, and returns the unlock.
