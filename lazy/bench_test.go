@@ -374,6 +374,9 @@ func BenchmarkTargets(b *testing.B) {
 		out := gojit.New(gojit.Float32)
 		dstA, dstB := make([]float32, len(ga)), make([]float32, len(gb))
 		ca, cb := slices.Clone(ga), slices.Clone(gb)
+		// The free variants have a Context of their own: their slices would
+		// take the slots of c's memory of unchanged copies (unchangedSlots).
+		fc, _ := NewContext()
 		fa, fb := slices.Clone(ga), slices.Clone(gb)
 		med := interleave(b, []variant{
 			{"lazy", func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }},
@@ -382,10 +385,10 @@ func BenchmarkTargets(b *testing.B) {
 				_, err := gt2(c, ca, cb, 100).Item()
 				return err
 			}},
-			{"lazy-free", func() error { return gt2Free(c, fa, fb) }},
+			{"lazy-free", func() error { return gt2Free(fc, fa, fb) }},
 			{"lazy-free-first", func() error { // the inputs freed before Item: the free flush stores every op that uses them
 				fa[0], fb[0] = -fa[0], -fb[0]
-				x, y := c.FromFloat32(fa, 100, 100), c.FromFloat32(fb, 100, 100)
+				x, y := fc.FromFloat32(fa, 100, 100), fc.FromFloat32(fb, 100, 100)
 				r := x.Add(y).Mul(x).MatMul(y).Relu().Mean()
 				x.Free()
 				y.Free()
@@ -395,7 +398,7 @@ func BenchmarkTargets(b *testing.B) {
 			{"lazy-free-bound", func() error { // NOT SAFE, a bound: as if lazy knew the intermediates dead
 				freeSkip = skipUsers
 				defer func() { freeSkip = 0 }()
-				return gt2Free(c, fa, fb)
+				return gt2Free(fc, fa, fb)
 			}},
 			{"lazy-noshare", func() error { // unchanged data copied again, as before unchanged.go
 				noUnchanged = true
@@ -493,6 +496,7 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	sa, sb, out := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100), gojit.New(gojit.Float32)
 	lazyRun := func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }
 	ca, cb := slices.Clone(ga), slices.Clone(gb)
+	fc, _ := NewContext() // for its own memory of unchanged copies (see BenchmarkTargets)
 	fa, fb := slices.Clone(ga), slices.Clone(gb)
 	modes := []variant{
 		{"offheap", lazyRun},
@@ -501,11 +505,11 @@ func BenchmarkGT2Blocks(b *testing.B) {
 			_, err := gt2(c, ca, cb, 100).Item()
 			return err
 		}},
-		{"free", func() error { return gt2Free(c, fa, fb) }}, // changed, freeing the inputs after Item
+		{"free", func() error { return gt2Free(fc, fa, fb) }}, // changed, freeing the inputs after Item
 		{"free-bound", func() error { // NOT SAFE, a bound: free as if lazy knew the intermediates dead
 			freeSkip = skipUsers
 			defer func() { freeSkip = 0 }()
-			return gt2Free(c, fa, fb)
+			return gt2Free(fc, fa, fb)
 		}},
 		{"pool", func() error {
 			heapHostCopies, noUnchanged = true, true

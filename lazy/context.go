@@ -375,7 +375,7 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 		err := c.foreign
 		for _, o := range operands {
 			if err == nil && o != nil && o.err != nil && o.ctx == c {
-				err = o.err
+				err = usedAfterFree(o.err)
 			}
 		}
 		if err == nil {

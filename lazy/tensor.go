@@ -3,7 +3,6 @@ package lazy
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 
 	"github.com/gojit/gojit"
@@ -39,16 +38,16 @@ type Tensor struct {
 
 var errFreed = errors.New("lazy: tensor used after Free")
 
-// freedError is errFreed at the user's file:line of the Free, which it
-// finds when it is formatted: Free is called in loops, and walking the
-// stack's frames costs more than the rest of Free.
-type freedError struct {
-	pcs [8]uintptr
-	n   int
+// usedAfterFree names the user's file:line in err if it is errFreed, the
+// error of a freed tensor: its use is rare, and Free is called in loops,
+// where finding its own caller's line would cost more than the rest of
+// Free (even runtime.Callers costs about 0.5 µs).
+func usedAfterFree(err error) error {
+	if err == errFreed {
+		return fmt.Errorf("%s: %w", userPos(), errFreed)
+	}
+	return err
 }
-
-func (e *freedError) Error() string { return userPosOf(e.pcs[:e.n]) + ": " + errFreed.Error() }
-func (e *freedError) Unwrap() error { return errFreed }
 
 func (c *Context) fromArray(a *gojit.Array) *Tensor {
 	if a == nil {
@@ -179,7 +178,7 @@ func (t *Tensor) Err() error {
 	}
 	t.ctx.mu.Lock()
 	defer t.ctx.mu.Unlock()
-	return t.err
+	return usedAfterFree(t.err)
 }
 
 // Array computes t if it is pending and returns its value. The Array is
@@ -229,7 +228,7 @@ func (c *Context) materialize(t *Tensor) (*gojit.Array, error) {
 	}
 	if t.err != nil {
 		c.reported(t.err)
-		return nil, t.err
+		return nil, usedAfterFree(t.err)
 	}
 	if t.arr != nil {
 		return t.arr, nil
@@ -343,9 +342,7 @@ func (t *Tensor) Free() {
 	}
 	c.freeHost(t)
 	t.arr, t.t, t.gen, t.host = nil, nil, nil, nil
-	e := &freedError{}
-	e.n = runtime.Callers(2, e.pcs[:])
-	t.err = e
+	t.err = errFreed
 }
 
 // lock locks t's Context, if it has one, and returns the unlock.
