@@ -34,6 +34,9 @@ type Context struct {
 	batch     int
 	logger    *slog.Logger
 	interpret bool
+	// freeDrops: Free also drops the pending tensors derived from the
+	// freed one in graphs already flushed (WithFreeDropsDerived).
+	freeDrops bool
 
 	gen     *generation // the pending graph, nil until the first op
 	mark    []uint32    // per node of gen: stamp of the flush that visits it
@@ -102,6 +105,19 @@ func WithInterpreter() Option {
 	return func(c *Context) error { c.interpret = true; return nil }
 }
 
+// WithFreeDropsDerived makes Free of a tensor also drop the tensors
+// derived from it that are still pending in graphs already flushed (the
+// intermediates a read fused away and did not store): reading one, or
+// using it in an op, returns an error wrapping ErrDerivedFromFreed
+// instead of recomputing it. In exchange Free can give the memory of a
+// tensor made from host data back at once in a loop like GT2's, where
+// those intermediates would otherwise keep it until a collection (see
+// Tensor.Free). Tensors already computed, and pending ones of the
+// current graph (Free computes those first), are not affected.
+func WithFreeDropsDerived() Option {
+	return func(c *Context) error { c.freeDrops = true; return nil }
+}
+
 // NewContext returns a Context with the given options.
 func NewContext(opts ...Option) (*Context, error) {
 	c := newContext()
@@ -152,6 +168,10 @@ type generation struct {
 	byArray map[*gojit.Array]ir.Value // and indexed once long
 	imports map[importKey]ir.Value
 	retired bool
+	// freed are g's inputs whose host copy Free gave back while pending
+	// nodes used them (WithFreeDropsDerived): a node that needs one can
+	// no longer be computed (free.go).
+	freed []ir.Value
 	// exported says that a value of g was brought into a later graph
 	// (importNode), aliased that a Tensor recorded in g holds an input's
 	// node: Free cannot then know every holder of g's inputs (free.go).
@@ -348,6 +368,12 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 		o.v, o.t = g.param(o.arr)
 		o.gen = g
 		return o.t
+	}
+	if o.gen.needsFreed(o.v) {
+		if c.foreign == nil {
+			c.foreign = fmt.Errorf("%s: %w", userPos(), ErrDerivedFromFreed)
+		}
+		return nil
 	}
 	o.v = g.importNode(o.gen, o.v)
 	o.gen = g

@@ -1,6 +1,15 @@
 package lazy
 
-import "github.com/gojit/gojit/internal/ir"
+import (
+	"errors"
+
+	"github.com/gojit/gojit/internal/ir"
+)
+
+// ErrDerivedFromFreed is the error of a tensor derived from one that Free
+// released while the tensor was pending in a graph already flushed, in a
+// Context made WithFreeDropsDerived.
+var ErrDerivedFromFreed = errors.New("lazy: tensor derived from a freed tensor was not computed before the Free (WithFreeDropsDerived)")
 
 // Giving a host copy's buffer back at Free.
 //
@@ -35,6 +44,14 @@ import "github.com/gojit/gojit/internal/ir"
 //     longer is the host copy.
 //
 // When any of these may remain, the buffer is left to the cleanup.
+//
+// In a Context made WithFreeDropsDerived the pending nodes do not keep
+// the buffer: Free lists the input in its graph's freed inputs, and a
+// pending node of that graph that needs it (needsFreed) can no longer be
+// computed: Context.use (an op) and flushRead (a read), the only ways a
+// retired graph's pending node is reached again, return an error
+// instead. The graph the input was made in is then retired: Free of an
+// input that pending ops of the current graph use computes them first.
 
 // freeSkip turns checks of freeHost off: for the tests that make sure
 // the tests catch a buffer reused too early.
@@ -45,6 +62,7 @@ const (
 	skipEscaped                  // the copy is an input of a later graph
 	skipUsers                    // an op using the copy is pending
 	skipGraph                    // the graph was exported or aliased
+	skipDropped                  // the use of a dropped tensor (needsFreed)
 )
 
 // freeHost gives t's host copy's buffer back if nothing but t can read it
@@ -58,9 +76,14 @@ func (c *Context) freeHost(t *Tensor) {
 	case k.shared && freeSkip&skipShared == 0,
 		k.escaped && freeSkip&skipEscaped == 0,
 		(g.exported || g.aliased) && freeSkip&skipGraph == 0,
-		g.resident(t.v) != a,
-		freeSkip&skipUsers == 0 && !c.usersComputed(g, t.v):
+		g.resident(t.v) != a:
 		return
+	}
+	if freeSkip&skipUsers == 0 && !c.usersComputed(g, t.v) {
+		if !c.freeDrops || !g.retired {
+			return
+		}
+		g.freed = append(g.freed, t.v)
 	}
 	c.forgetCopy(k)
 	k.give()
@@ -89,4 +112,32 @@ func (c *Context) usersComputed(g *generation, v ir.Value) bool {
 		}
 	}
 	return true
+}
+
+// needsFreed reports whether computing node v of g needs an input whose
+// host copy Free gave back (WithFreeDropsDerived).
+func (g *generation) needsFreed(v ir.Value) bool {
+	if len(g.freed) == 0 || freeSkip&skipDropped != 0 {
+		return false
+	}
+	seen := make(map[ir.Value]bool)
+	stack := []ir.Value{v}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if g.resident(v) != nil {
+			for _, f := range g.freed {
+				if f == v {
+					return true
+				}
+			}
+			continue
+		}
+		stack = append(stack, g.g.Nodes[v].Args...)
+	}
+	return false
 }

@@ -35,21 +35,38 @@ func sum32(d []float32) float64 {
 }
 
 // churn makes iters inputs of new data, the size of the tests' inputs,
-// reads each one's sum (checking it) and frees it: each gives its buffer
-// back at once and the next one is copied into it, so a buffer given
-// back too early is overwritten.
+// four at a time, reads each one's sum (checking it) and frees them: each
+// gives its buffer back at once and the next ones are copied into the
+// last four buffers given back, so a buffer given back too early is
+// overwritten.
 func churn(c *Context, r *rand.Rand, iters int) error {
-	for range iters {
-		d := intData(r, freeN*freeN)
-		x := c.FromFloat32(d, freeN, freeN)
-		got, err := x.Sum().Item()
-		if err != nil {
+	const live = 4
+	for i := 0; i < iters; i += live {
+		var xs [live]*Tensor
+		var ds [live][]float32
+		for j := range live {
+			ds[j] = intData(r, freeN*freeN)
+			xs[j] = c.FromFloat32(ds[j], freeN, freeN)
+		}
+		var sums [live]*Tensor
+		for j, x := range xs {
+			sums[j] = x.Sum()
+		}
+		if err := c.Sync(); err != nil { // computes and stores the four sums
 			return err
 		}
-		if want := sum32(d); got != want {
-			return fmt.Errorf("churn: sum %v, want %v", got, want)
+		for j, s := range sums {
+			got, err := s.Item()
+			if err != nil {
+				return err
+			}
+			if want := sum32(ds[j]); got != want {
+				return fmt.Errorf("churn: sum %v, want %v", got, want)
+			}
 		}
-		x.Free()
+		for _, x := range xs {
+			x.Free()
+		}
 	}
 	return nil
 }
@@ -340,63 +357,180 @@ func TestFreeAfterArray(t *testing.T) {
 
 // Goroutines freeing inputs in their own Contexts and in a shared one,
 // keeping some derived tensors pending: every value read is right and
-// every kept tensor still is at the end (run with -race).
+// every kept tensor still is at the end (run with -race); with
+// WithFreeDropsDerived, a kept intermediate of a flushed graph is either
+// right or reports ErrDerivedFromFreed.
 func TestFreeAcrossGoroutines(t *testing.T) {
-	shared := newCtx(t)
-	if !hostCopies(t, shared) {
+	for _, drops := range []bool{false, true} {
+		var opts []Option
+		if drops {
+			opts = append(opts, WithFreeDropsDerived())
+		}
+		shared := newCtx(t, opts...)
+		if !hostCopies(t, shared) {
+			return
+		}
+		iters := 60
+		if testing.Short() {
+			iters = 25
+		}
+		before := Stats().InputsFreed
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for w := range 4 {
+			c := shared
+			if w%2 == 0 {
+				c = newCtx(t, opts...)
+			}
+			wg.Go(func() {
+				r := rand.New(rand.NewPCG(uint64(w), 99))
+				type kept struct {
+					t       *Tensor
+					want    []float32
+					mayDrop bool
+				}
+				var keep []kept
+				for i := range iters {
+					a, b := intData(r, freeN*freeN), intData(r, freeN*freeN)
+					x, y := c.FromFloat32(a, freeN, freeN), c.FromFloat32(b, freeN, freeN)
+					if i%7 == 3 { // pending in the graph the read flushes
+						want := make([]float32, len(a))
+						for j := range a {
+							want[j] = a[j] + b[j]
+						}
+						keep = append(keep, kept{x.Add(y), want, true})
+					}
+					got, err := x.Sum().Item()
+					if err != nil || got != sum32(a) {
+						errs <- fmt.Errorf("worker %d: sum %v (%v), want %v", w, got, err, sum32(a))
+						return
+					}
+					if i%5 == 0 { // pending in a later graph, after both are freed
+						want := make([]float32, len(a))
+						for j := range a {
+							want[j] = a[j] - b[j]
+						}
+						keep = append(keep, kept{x.Sub(y), want, false})
+					}
+					x.Free()
+					y.Free()
+				}
+				for i, k := range keep {
+					if _, err := k.t.Float32(); k.mayDrop && drops && errors.Is(err, ErrDerivedFromFreed) {
+						continue
+					}
+					if msg := sameAs(k.t, k.want); msg != "" {
+						errs <- fmt.Errorf("worker %d, kept tensor %d: %s", w, i, msg)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("drops %v: %v", drops, err)
+		}
+		if Stats().InputsFreed == before {
+			t.Errorf("drops %v: no input given back at once", drops)
+		}
+	}
+}
+
+// dropsDerived is keptDerived in a Context made WithFreeDropsDerived:
+// the inputs' copies go at once, and the kept intermediate, pending in
+// the flushed graph, reports ErrDerivedFromFreed instead of a value; a
+// value computed before the Free and an op of the current graph that
+// Free computes first stay right. It returns how a value came out wrong.
+func dropsDerived(c *Context, r *rand.Rand) (string, error) {
+	a, b := intData(r, freeN*freeN), intData(r, freeN*freeN)
+	x, y := c.FromFloat32(a, freeN, freeN), c.FromFloat32(b, freeN, freeN)
+	h := x.Add(y)
+	m := h.Mul(x).MatMul(y).Relu().Mean()
+	got, err := m.Item()
+	if err != nil {
+		return "", err
+	}
+	want := gt2Ref(a, b, freeN)
+	if math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
+		return fmt.Sprintf("GT2 %v, want %v", got, want), nil
+	}
+	c2, d2 := intData(r, freeN*freeN), intData(r, freeN*freeN)
+	x2, y2 := c.FromFloat32(c2, freeN, freeN), c.FromFloat32(d2, freeN, freeN)
+	u := x2.Mul(y2)
+	x.Free()
+	y.Free()
+	x2.Free() // computes u first
+	y2.Free()
+	if err := churn(c, r, 40); err != nil {
+		return "", err
+	}
+	if v, err := m.Item(); err != nil || v != got { // computed before the Free: not dropped
+		return fmt.Sprintf("GT2 after the Free %v (%v), want %v", v, err, got), nil
+	}
+	wu := make([]float32, len(c2))
+	for i := range c2 {
+		wu[i] = c2[i] * d2[i]
+	}
+	if msg := sameAs(u, wu); msg != "" {
+		return "x2*y2: " + msg, nil
+	}
+	wh := make([]float32, len(a))
+	for i := range a {
+		wh[i] = a[i] + b[i]
+	}
+	got32, err := h.Float32()
+	if err == nil {
+		if msg := sameAs(h, wh); msg != "" {
+			return "the dropped tensor: " + msg, nil
+		}
+		return "", fmt.Errorf("reading a dropped tensor succeeded, with the right value")
+	}
+	if !errors.Is(err, ErrDerivedFromFreed) || !strings.Contains(err.Error(), "free_test.go:") {
+		return "", fmt.Errorf("reading a dropped tensor: %v (%v), want ErrDerivedFromFreed at the read's line", err, got32)
+	}
+	if _, err := h.Mul(Scalar(2)).Float32(); err == nil || !errors.Is(err, ErrDerivedFromFreed) {
+		if err != nil {
+			return "", err
+		}
+		return "an op on a dropped tensor succeeded", nil
+	}
+	return "", nil
+}
+
+func TestFreeDropsDerived(t *testing.T) {
+	for _, interp := range []bool{false, true} {
+		opts := []Option{WithFreeDropsDerived()}
+		if interp {
+			opts = append(opts, WithInterpreter())
+		}
+		c := newCtx(t, opts...)
+		if !hostCopies(t, c) {
+			return
+		}
+		before := Stats().InputsFreed
+		msg, err := dropsDerived(c, rand.New(rand.NewPCG(13, 14)))
+		if msg != "" || err != nil {
+			t.Errorf("interpreter %v: %s %v", interp, msg, err)
+		}
+		if n := Stats().InputsFreed - before; n != 44 {
+			t.Errorf("interpreter %v: %d inputs given back at once, want 44 (4 and churn's 40)", interp, n)
+		}
+	}
+}
+
+// The planted bug: a dropped tensor used as if its input were still
+// there reads the buffer given back, and the test above catches it.
+func TestFreeDropsDerivedCheckIsNeeded(t *testing.T) {
+	c := newCtx(t, WithFreeDropsDerived())
+	if !hostCopies(t, c) {
 		return
 	}
-	iters := 60
-	if testing.Short() {
-		iters = 25
+	freeSkip = skipDropped
+	defer func() { freeSkip = 0 }()
+	msg, err := dropsDerived(c, rand.New(rand.NewPCG(13, 14)))
+	if msg == "" {
+		t.Errorf("without the check, no wrong value (error %v): the test does not catch an early reuse", err)
 	}
-	before := Stats().InputsFreed
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for w := range 4 {
-		c := shared
-		if w%2 == 0 {
-			c = newCtx(t)
-		}
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(w), 99))
-			type kept struct {
-				t    *Tensor
-				want []float32
-			}
-			var keep []kept
-			for i := range iters {
-				a, b := intData(r, freeN*freeN), intData(r, freeN*freeN)
-				x, y := c.FromFloat32(a, freeN, freeN), c.FromFloat32(b, freeN, freeN)
-				got, err := x.Sum().Item()
-				if err != nil || got != sum32(a) {
-					errs <- fmt.Errorf("worker %d: sum %v (%v), want %v", w, got, err, sum32(a))
-					return
-				}
-				if i%5 == 0 { // pending in a later graph, after both are freed
-					want := make([]float32, len(a))
-					for j := range a {
-						want[j] = a[j] - b[j]
-					}
-					keep = append(keep, kept{x.Sub(y), want})
-				}
-				x.Free()
-				y.Free()
-			}
-			for i, k := range keep {
-				if msg := sameAs(k.t, k.want); msg != "" {
-					errs <- fmt.Errorf("worker %d, kept tensor %d: %s", w, i, msg)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	if Stats().InputsFreed == before {
-		t.Errorf("no input given back at once")
-	}
+	t.Logf("without the check: %s", msg)
 }
