@@ -124,11 +124,9 @@ func BenchmarkGT2(b *testing.B) {
 			}
 		}
 	})
-	b.Run("lazy-free-bound", func(b *testing.B) { // NOT SAFE, a bound: lazy-free as if lazy knew the intermediates dead
-		c, _ := NewContext()
+	b.Run("lazy-free-drops", func(b *testing.B) { // lazy-free in a Context made WithFreeDropsDerived
+		c, _ := NewContext(WithFreeDropsDerived())
 		ca, cb := slices.Clone(a), slices.Clone(bb)
-		freeSkip = skipUsers
-		defer func() { freeSkip = 0 }()
 		b.ReportAllocs()
 		for i := range b.N + 1 {
 			if i == 1 {
@@ -378,6 +376,8 @@ func BenchmarkTargets(b *testing.B) {
 		// take the slots of c's memory of unchanged copies (unchangedSlots).
 		fc, _ := NewContext()
 		fa, fb := slices.Clone(ga), slices.Clone(gb)
+		dc, _ := NewContext(WithFreeDropsDerived())
+		da, db := slices.Clone(ga), slices.Clone(gb)
 		med := interleave(b, []variant{
 			{"lazy", func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }},
 			{"lazy-changed", func() error { // host data changed every iteration (its first element)
@@ -395,11 +395,7 @@ func BenchmarkTargets(b *testing.B) {
 				_, err := r.Item()
 				return err
 			}},
-			{"lazy-free-bound", func() error { // NOT SAFE, a bound: as if lazy knew the intermediates dead
-				freeSkip = skipUsers
-				defer func() { freeSkip = 0 }()
-				return gt2Free(fc, fa, fb)
-			}},
+			{"lazy-free-drops", func() error { return gt2Free(dc, da, db) }}, // WithFreeDropsDerived
 			{"lazy-noshare", func() error { // unchanged data copied again, as before unchanged.go
 				noUnchanged = true
 				defer func() { noUnchanged = false }()
@@ -451,7 +447,9 @@ func BenchmarkTargets(b *testing.B) {
 		b.ReportMetric(med["cpu:lazy-free"]/1e3, "lazy-free-cpu-µs")
 		b.ReportMetric(med["lazy-free"]/med["compiled"], "lazy-free/compiled")
 		b.ReportMetric(med["lazy-free-first"]/med["compiled"], "lazy-free-first/compiled")
-		b.ReportMetric(med["lazy-free-bound"]/med["compiled"], "lazy-free-bound/compiled")
+		b.ReportMetric(med["lazy-free-drops"]/1e3, "lazy-free-drops-µs")
+		b.ReportMetric(med["cpu:lazy-free-drops"]/1e3, "lazy-free-drops-cpu-µs")
+		b.ReportMetric(med["lazy-free-drops"]/med["compiled"], "lazy-free-drops/compiled")
 		b.ReportMetric(med["lazy-clones"]/1e3, "lazy-clones-µs")
 		b.ReportMetric(med["copies"]/1e3, "copies-µs")
 		b.ReportMetric(med["clones"]/1e3, "clones-µs")
@@ -498,6 +496,8 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	ca, cb := slices.Clone(ga), slices.Clone(gb)
 	fc, _ := NewContext() // for its own memory of unchanged copies (see BenchmarkTargets)
 	fa, fb := slices.Clone(ga), slices.Clone(gb)
+	dc, _ := NewContext(WithFreeDropsDerived())
+	da, db := slices.Clone(ga), slices.Clone(gb)
 	modes := []variant{
 		{"offheap", lazyRun},
 		{"changed", func() error { // new host data every iteration (its first element changed)
@@ -506,11 +506,7 @@ func BenchmarkGT2Blocks(b *testing.B) {
 			return err
 		}},
 		{"free", func() error { return gt2Free(fc, fa, fb) }}, // changed, freeing the inputs after Item
-		{"free-bound", func() error { // NOT SAFE, a bound: free as if lazy knew the intermediates dead
-			freeSkip = skipUsers
-			defer func() { freeSkip = 0 }()
-			return gt2Free(fc, fa, fb)
-		}},
+		{"free-drops", func() error { return gt2Free(dc, da, db) }}, // free, WithFreeDropsDerived
 		{"pool", func() error {
 			heapHostCopies, noUnchanged = true, true
 			defer func() { heapHostCopies, noUnchanged = false, false }()
@@ -527,6 +523,13 @@ func BenchmarkGT2Blocks(b *testing.B) {
 			return err
 		}},
 		{"kernel", func() error { return f.CallInto([]*gojit.Array{out}, sa, sb) }},
+		{"compiled", func() error { // Targets' compiled: Call, the inputs wrapped without copying
+			o, err := f.Call(gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100))
+			if err == nil {
+				_ = o[0].Float32()[0]
+			}
+			return err
+		}},
 	}
 	for _, m := range modes {
 		if err := m.run(); err != nil {
@@ -561,7 +564,11 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	b.ReportMetric(w["shared"]-w["kernel"], "shared-overhead-µs")
 	b.ReportMetric(w["changed"]-w["kernel"], "changed-overhead-µs")
 	b.ReportMetric(w["free"]-w["kernel"], "free-overhead-µs")
-	b.ReportMetric(w["free-bound"]-w["kernel"], "free-bound-overhead-µs")
+	b.ReportMetric(w["free-drops"]-w["kernel"], "free-drops-overhead-µs")
+	b.ReportMetric(w["free"]/w["compiled"], "free/compiled")
+	b.ReportMetric(w["free-drops"]/w["compiled"], "free-drops/compiled")
+	b.ReportMetric(u["free-drops"]/u["compiled"], "free-drops/compiled-cpu")
+	b.ReportMetric(w["changed"]/w["compiled"], "changed/compiled")
 	b.ReportMetric(0, "ns/op")
 }
 
