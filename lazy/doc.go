@@ -29,7 +29,9 @@
 //     brought into a later pending graph, and every op that uses it has
 //     been computed and stored. An op fused away by a read and not
 //     stored (GT2's intermediates) keeps the copy, since a Tensor of it
-//     may still be read: the buffer then goes after a collection.
+//     may still be read: the buffer then goes after a collection, unless
+//     the Context was made WithFreeDropsDerived, where Free drops such
+//     pending tensors instead (reading one returns ErrDerivedFromFreed).
 //     Stats.InputsFreed counts the copies given back at once.
 //   - Sync: every live tensor recorded since the last flush is computed
 //     and stored.
