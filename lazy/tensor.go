@@ -321,8 +321,10 @@ func (t *Tensor) Item() (float64, error) {
 // in cache, when nothing else can read it: no other tensor shares the
 // copy, it was never brought into a later pending graph, and every
 // pending op that uses it has been computed (see the package
-// documentation, "Free"). Otherwise the buffer is reused once the
-// garbage collector has found the copy unreachable, as without Free.
+// documentation, "Sync points"). Otherwise the buffer is reused once the
+// garbage collector has found the copy unreachable, as without Free. In
+// a Context made WithFreeDropsDerived, pending ops of graphs already
+// flushed do not keep the buffer: their tensors are dropped instead.
 func (t *Tensor) Free() {
 	if t == nil || t.ctx == nil {
 		return
