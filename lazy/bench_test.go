@@ -505,7 +505,7 @@ func BenchmarkGT2Blocks(b *testing.B) {
 			_, err := gt2(c, ca, cb, 100).Item()
 			return err
 		}},
-		{"free", func() error { return gt2Free(fc, fa, fb) }}, // changed, freeing the inputs after Item
+		{"free", func() error { return gt2Free(fc, fa, fb) }},       // changed, freeing the inputs after Item
 		{"free-drops", func() error { return gt2Free(dc, da, db) }}, // free, WithFreeDropsDerived
 		{"pool", func() error {
 			heapHostCopies, noUnchanged = true, true
