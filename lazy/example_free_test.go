@@ -22,7 +22,7 @@ func ExampleWithFreeDropsDerived() {
 	var kept *lazy.Tensor
 	for step := range 3 {
 		for i := range a {
-			a[i], b[i] = float32(step), 0.01
+			a[i], b[i] = float32(step), 0.25
 		}
 		x, y := c.FromFloat32(a, 100, 100), c.FromFloat32(b, 100, 100)
 		h := x.Add(y)
@@ -39,7 +39,7 @@ func ExampleWithFreeDropsDerived() {
 	fmt.Println(errors.Is(err, lazy.ErrDerivedFromFreed))
 	// Output:
 	// step 0: 0.0000
-	// step 1: 1.0100
-	// step 2: 4.0200
+	// step 1: 31.2500
+	// step 2: 112.5000
 	// true
 }
