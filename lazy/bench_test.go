@@ -111,6 +111,32 @@ func BenchmarkGT2(b *testing.B) {
 			}
 		}
 	})
+	b.Run("lazy-free", func(b *testing.B) { // lazy-changed, freeing both inputs after Item
+		c, _ := NewContext()
+		ca, cb := slices.Clone(a), slices.Clone(bb)
+		b.ReportAllocs()
+		for i := range b.N + 1 {
+			if i == 1 {
+				b.ResetTimer()
+			}
+			if err := gt2Free(c, ca, cb); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("lazy-free-drops", func(b *testing.B) { // lazy-free in a Context made WithFreeDropsDerived
+		c, _ := NewContext(WithFreeDropsDerived())
+		ca, cb := slices.Clone(a), slices.Clone(bb)
+		b.ReportAllocs()
+		for i := range b.N + 1 {
+			if i == 1 {
+				b.ResetTimer()
+			}
+			if err := gt2Free(c, ca, cb); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("lazy-shared", func(b *testing.B) { // inputs not copied: recording and flush
 		c, _ := NewContext()
 		sa, sb := gojit.FromFloat32(a, 100, 100), gojit.FromFloat32(bb, 100, 100)
@@ -295,6 +321,18 @@ func TestChain10MatchesEager(t *testing.T) {
 // changes during the run. The chain and the GT2 pattern are separate
 // groups so that the chain's 4 MB arrays do not bring garbage collection
 // into the GT2 figures. Run it with -benchtime=100x or more.
+// gt2Free is one iteration of the GT2 loop with new host data (the first
+// element of each input flipped) in GT2's own style: the inputs freed
+// once the result is read.
+func gt2Free(c *Context, a, b []float32) error {
+	a[0], b[0] = -a[0], -b[0]
+	x, y := c.FromFloat32(a, 100, 100), c.FromFloat32(b, 100, 100)
+	_, err := x.Add(y).Mul(x).MatMul(y).Relu().Mean().Item()
+	x.Free()
+	y.Free()
+	return err
+}
+
 func BenchmarkTargets(b *testing.B) {
 	b.Run("chain", func(b *testing.B) {
 		x := randData(rand.New(rand.NewPCG(7, 8)), chainN)
@@ -334,6 +372,12 @@ func BenchmarkTargets(b *testing.B) {
 		out := gojit.New(gojit.Float32)
 		dstA, dstB := make([]float32, len(ga)), make([]float32, len(gb))
 		ca, cb := slices.Clone(ga), slices.Clone(gb)
+		// The free variants have a Context of their own: their slices would
+		// take the slots of c's memory of unchanged copies (unchangedSlots).
+		fc, _ := NewContext()
+		fa, fb := slices.Clone(ga), slices.Clone(gb)
+		dc, _ := NewContext(WithFreeDropsDerived())
+		da, db := slices.Clone(ga), slices.Clone(gb)
 		med := interleave(b, []variant{
 			{"lazy", func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }},
 			{"lazy-changed", func() error { // host data changed every iteration (its first element)
@@ -341,6 +385,17 @@ func BenchmarkTargets(b *testing.B) {
 				_, err := gt2(c, ca, cb, 100).Item()
 				return err
 			}},
+			{"lazy-free", func() error { return gt2Free(fc, fa, fb) }},
+			{"lazy-free-first", func() error { // the inputs freed before Item: the free flush stores every op that uses them
+				fa[0], fb[0] = -fa[0], -fb[0]
+				x, y := fc.FromFloat32(fa, 100, 100), fc.FromFloat32(fb, 100, 100)
+				r := x.Add(y).Mul(x).MatMul(y).Relu().Mean()
+				x.Free()
+				y.Free()
+				_, err := r.Item()
+				return err
+			}},
+			{"lazy-free-drops", func() error { return gt2Free(dc, da, db) }}, // WithFreeDropsDerived
 			{"lazy-noshare", func() error { // unchanged data copied again, as before unchanged.go
 				noUnchanged = true
 				defer func() { noUnchanged = false }()
@@ -359,8 +414,8 @@ func BenchmarkTargets(b *testing.B) {
 				return err
 			}},
 			{"copies", func() error {
-				hostCopy(gojit.Float32, gojit.FromFloat32, ga, []int{100, 100})
-				hostCopy(gojit.Float32, gojit.FromFloat32, gb, []int{100, 100})
+				_, _ = hostCopy(gojit.Float32, gojit.FromFloat32, ga, []int{100, 100})
+				_, _ = hostCopy(gojit.Float32, gojit.FromFloat32, gb, []int{100, 100})
 				return nil
 			}},
 			{"memcpy", func() error { // the floor: into two fixed buffers
@@ -388,6 +443,13 @@ func BenchmarkTargets(b *testing.B) {
 		b.ReportMetric(med["lazy-noshare"]/1e3, "lazy-noshare-µs")
 		b.ReportMetric(med["cpu:lazy-changed"]/1e3, "lazy-changed-cpu-µs")
 		b.ReportMetric(med["lazy-changed"]/med["compiled"], "lazy-changed/compiled")
+		b.ReportMetric(med["lazy-free"]/1e3, "lazy-free-µs")
+		b.ReportMetric(med["cpu:lazy-free"]/1e3, "lazy-free-cpu-µs")
+		b.ReportMetric(med["lazy-free"]/med["compiled"], "lazy-free/compiled")
+		b.ReportMetric(med["lazy-free-first"]/med["compiled"], "lazy-free-first/compiled")
+		b.ReportMetric(med["lazy-free-drops"]/1e3, "lazy-free-drops-µs")
+		b.ReportMetric(med["cpu:lazy-free-drops"]/1e3, "lazy-free-drops-cpu-µs")
+		b.ReportMetric(med["lazy-free-drops"]/med["compiled"], "lazy-free-drops/compiled")
 		b.ReportMetric(med["lazy-clones"]/1e3, "lazy-clones-µs")
 		b.ReportMetric(med["copies"]/1e3, "copies-µs")
 		b.ReportMetric(med["clones"]/1e3, "clones-µs")
@@ -432,6 +494,10 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	sa, sb, out := gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100), gojit.New(gojit.Float32)
 	lazyRun := func() error { _, err := gt2(c, ga, gb, 100).Item(); return err }
 	ca, cb := slices.Clone(ga), slices.Clone(gb)
+	fc, _ := NewContext() // for its own memory of unchanged copies (see BenchmarkTargets)
+	fa, fb := slices.Clone(ga), slices.Clone(gb)
+	dc, _ := NewContext(WithFreeDropsDerived())
+	da, db := slices.Clone(ga), slices.Clone(gb)
 	modes := []variant{
 		{"offheap", lazyRun},
 		{"changed", func() error { // new host data every iteration (its first element changed)
@@ -439,6 +505,8 @@ func BenchmarkGT2Blocks(b *testing.B) {
 			_, err := gt2(c, ca, cb, 100).Item()
 			return err
 		}},
+		{"free", func() error { return gt2Free(fc, fa, fb) }},       // changed, freeing the inputs after Item
+		{"free-drops", func() error { return gt2Free(dc, da, db) }}, // free, WithFreeDropsDerived
 		{"pool", func() error {
 			heapHostCopies, noUnchanged = true, true
 			defer func() { heapHostCopies, noUnchanged = false, false }()
@@ -455,6 +523,13 @@ func BenchmarkGT2Blocks(b *testing.B) {
 			return err
 		}},
 		{"kernel", func() error { return f.CallInto([]*gojit.Array{out}, sa, sb) }},
+		{"compiled", func() error { // Targets' compiled: Call, the inputs wrapped without copying
+			o, err := f.Call(gojit.FromFloat32(ga, 100, 100), gojit.FromFloat32(gb, 100, 100))
+			if err == nil {
+				_ = o[0].Float32()[0]
+			}
+			return err
+		}},
 	}
 	for _, m := range modes {
 		if err := m.run(); err != nil {
@@ -488,6 +563,12 @@ func BenchmarkGT2Blocks(b *testing.B) {
 	b.ReportMetric(u["offheap"]-u["kernel"], "overhead-cpu-µs")
 	b.ReportMetric(w["shared"]-w["kernel"], "shared-overhead-µs")
 	b.ReportMetric(w["changed"]-w["kernel"], "changed-overhead-µs")
+	b.ReportMetric(w["free"]-w["kernel"], "free-overhead-µs")
+	b.ReportMetric(w["free-drops"]-w["kernel"], "free-drops-overhead-µs")
+	b.ReportMetric(w["free"]/w["compiled"], "free/compiled")
+	b.ReportMetric(w["free-drops"]/w["compiled"], "free-drops/compiled")
+	b.ReportMetric(u["free-drops"]/u["compiled"], "free-drops/compiled-cpu")
+	b.ReportMetric(w["changed"]/w["compiled"], "changed/compiled")
 	b.ReportMetric(0, "ns/op")
 }
 

@@ -34,6 +34,9 @@ type Context struct {
 	batch     int
 	logger    *slog.Logger
 	interpret bool
+	// freeDrops: Free also drops the pending tensors derived from the
+	// freed one in graphs already flushed (WithFreeDropsDerived).
+	freeDrops bool
 
 	gen     *generation // the pending graph, nil until the first op
 	mark    []uint32    // per node of gen: stamp of the flush that visits it
@@ -102,6 +105,19 @@ func WithInterpreter() Option {
 	return func(c *Context) error { c.interpret = true; return nil }
 }
 
+// WithFreeDropsDerived makes Free of a tensor also drop the tensors
+// derived from it that are still pending in graphs already flushed (the
+// intermediates a read fused away and did not store): reading one, or
+// using it in an op, returns an error wrapping ErrDerivedFromFreed
+// instead of recomputing it. In exchange Free can give the memory of a
+// tensor made from host data back at once in a loop like GT2's, where
+// those intermediates would otherwise keep it until a collection (see
+// Tensor.Free). Tensors already computed, and pending ones of the
+// current graph (Free computes those first), are not affected.
+func WithFreeDropsDerived() Option {
+	return func(c *Context) error { c.freeDrops = true; return nil }
+}
+
 // NewContext returns a Context with the given options.
 func NewContext(opts ...Option) (*Context, error) {
 	c := newContext()
@@ -152,6 +168,14 @@ type generation struct {
 	byArray map[*gojit.Array]ir.Value // and indexed once long
 	imports map[importKey]ir.Value
 	retired bool
+	// freed are g's inputs whose host copy Free gave back while pending
+	// nodes used them (WithFreeDropsDerived): a node that needs one can
+	// no longer be computed (free.go).
+	freed []ir.Value
+	// exported says that a value of g was brought into a later graph
+	// (importNode), aliased that a Tensor recorded in g holds an input's
+	// node: Free cannot then know every holder of g's inputs (free.go).
+	exported, aliased bool
 	// Room for the lists of a small generation (reserve).
 	resBuf    [smallGen]*gojit.Array
 	handleBuf [smallGen]handleRef
@@ -279,6 +303,7 @@ func (g *generation) importNode(src *generation, v ir.Value) ir.Value {
 	}
 	var nv ir.Value
 	if a := src.resident(v); a != nil {
+		src.exported = true
 		if nv = g.paramValue(a); nv < 0 {
 			nv, _ = g.param(a)
 		}
@@ -337,9 +362,18 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 	}
 	g := c.cur()
 	if o.arr != nil {
+		if o.host != nil {
+			o.host.escaped = true // now an input of g too (free.go)
+		}
 		o.v, o.t = g.param(o.arr)
 		o.gen = g
 		return o.t
+	}
+	if o.gen.needsFreed(o.v) {
+		if c.foreign == nil {
+			c.foreign = fmt.Errorf("%s: %w", userPos(), ErrDerivedFromFreed)
+		}
+		return nil
 	}
 	o.v = g.importNode(o.gen, o.v)
 	o.gen = g
@@ -367,7 +401,7 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 		err := c.foreign
 		for _, o := range operands {
 			if err == nil && o != nil && o.err != nil && o.ctx == c {
-				err = o.err
+				err = usedAfterFree(o.err)
 			}
 		}
 		if err == nil {
@@ -383,6 +417,9 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 	if g == nil || tr != g.tr {
 		// Not reachable: every operand was brought into c.gen.
 		panic("lazy: an op recorded outside its Context's pending graph")
+	}
+	if g.resident(v) != nil {
+		g.aliased = true // h will hold the input's Array (free.go)
 	}
 	h := &Tensor{ctx: c, gen: g, t: r, v: v}
 	g.handles = append(g.handles, handleRef{v: v, strong: h})
@@ -485,7 +522,13 @@ func (c *Context) adoptConst(r *gojit.Tensor) *Tensor {
 func userPos() string {
 	var pcs [24]uintptr
 	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
+	return userPosOf(pcs[:n])
+}
+
+// userPosOf is userPos for the program counters of a stack (those of
+// runtime.Callers).
+func userPosOf(pcs []uintptr) string {
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		own := strings.HasPrefix(f.Function, "github.com/gojit/gojit.") || strings.HasPrefix(f.Function, "github.com/gojit/gojit/lazy.")

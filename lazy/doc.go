@@ -22,7 +22,17 @@
 //     fused and never stored, unless another recorded op also uses them
 //     (then they are stored, so that nothing is computed twice).
 //   - Free of a tensor that pending ops use: they are computed first, so
-//     the tensor's memory can go at once.
+//     the tensor's memory can go at once. Free of a tensor made from host
+//     data gives its copy's buffer (outside the heap) back at once, for
+//     the next copy of that size to be written in cache, when nothing
+//     else can read it: no other tensor shares the copy, it was never
+//     brought into a later pending graph, and every op that uses it has
+//     been computed and stored. An op fused away by a read and not
+//     stored (GT2's intermediates) keeps the copy, since a Tensor of it
+//     may still be read: the buffer then goes after a collection, unless
+//     the Context was made WithFreeDropsDerived, where Free drops such
+//     pending tensors instead (reading one returns ErrDerivedFromFreed).
+//     Stats.InputsFreed counts the copies given back at once.
 //   - Sync: every live tensor recorded since the last flush is computed
 //     and stored.
 //   - the pending graph reaching the batch size (DefaultBatchSize graph

@@ -63,6 +63,9 @@ func (c *Context) handleTargets(g *generation, cut int) []ir.Value {
 func (c *Context) flushRead(t *Tensor) error {
 	g := t.gen
 	if g.retired { // pending in a retired graph: bring it into the current one
+		if g.needsFreed(t.v) {
+			return fmt.Errorf("%s: %w", userPos(), ErrDerivedFromFreed)
+		}
 		c.use(t)
 		g = t.gen
 	}

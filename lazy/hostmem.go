@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gojit/gojit"
@@ -121,40 +122,56 @@ func isHostMem(a *gojit.Array) bool {
 }
 
 // hostMemCopy copies data to a buffer outside the heap and wraps it with
-// shape (valid for data), or returns nil when there is no room.
-func hostMemCopy[T any](wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *gojit.Array {
+// shape (valid for data), or returns nil when there is no room. The
+// hostBuf gives the buffer back: the Array's cleanup, or Tensor.Free when
+// it proves the Array unreachable (freeHost), whichever comes first.
+func hostMemCopy[T any](wrap func([]T, ...int) *gojit.Array, data []T, shape []int) (*gojit.Array, *hostBuf) {
 	var zero T
 	bytes := uintptr(len(data)) * unsafe.Sizeof(zero)
 	size := (bytes + hostPage - 1) &^ (hostPage - 1)
 	p := takeHostMem(size)
 	if p == nil {
-		return nil
+		return nil, nil
 	}
 	buf := unsafe.Slice((*T)(p), len(data))
 	copy(buf, data)
 	a := wrap(buf, shape...)
-	k := hostKey{p, size, 0}
+	k := &hostBuf{p: p, size: size}
 	if bytes >= residentMin { // counted as resident too (track), by the same cleanup
 		k.resident = int64(bytes)
 		resident.n.Add(1)
 		resident.bytes.Add(k.resident)
 	}
-	runtime.AddCleanup(a, func(k hostKey) {
-		if k.resident > 0 {
-			resident.n.Add(-1)
-			resident.bytes.Add(-k.resident)
-		}
-		hostMem.Lock()
-		hostMem.free[k.size] = append(hostMem.free[k.size], k.p)
-		hostMem.Unlock()
-	}, k)
-	return a
+	runtime.AddCleanup(a, (*hostBuf).give, k)
+	return a, k
 }
 
-type hostKey struct {
+// hostBuf is a buffer outside the heap that an Array wraps. It must not
+// point to the Array: it is its cleanup's argument.
+type hostBuf struct {
 	p        unsafe.Pointer
 	size     uintptr
 	resident int64 // bytes counted as resident, or 0
+	given    atomic.Bool
+	// shared and escaped (the Context's lock) say that Free cannot know
+	// every holder of the Array: another Tensor shares it (unchanged.go)
+	// or it was brought into a later pending graph (Context.use).
+	shared, escaped bool
+}
+
+// give returns the buffer to the free list, once: from the Array's
+// cleanup, or from Free (freeHost) before it.
+func (k *hostBuf) give() {
+	if !k.given.CompareAndSwap(false, true) {
+		return
+	}
+	if k.resident > 0 {
+		resident.n.Add(-1)
+		resident.bytes.Add(-k.resident)
+	}
+	hostMem.Lock()
+	hostMem.free[k.size] = append(hostMem.free[k.size], k.p)
+	hostMem.Unlock()
 }
 
 // heapCopy returns a copy of a on the Go heap (a host copy, so of one of

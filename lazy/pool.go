@@ -43,16 +43,16 @@ func newArray(dt gojit.DType, shape []int) *gojit.Array {
 // used before rather than a fresh large object, which the runtime zeroes
 // and often faults in again (the scavenger returns freed pages to the
 // system). Invalid shapes go through wrap, for its error.
-func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *gojit.Array {
+func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) (*gojit.Array, *hostBuf) {
 	if cloneHostCopies || shape != nil && (ir.Shape(shape).Check(ir.DType(dt)) != nil || ir.Shape(shape).Size() != len(data)) {
 		a := wrap(slices.Clone(data), shape...) // wrap checks the shape
 		track(a)
-		return a
+		return a, nil
 	}
 	var zero T
 	if bytes := uintptr(len(data)) * unsafe.Sizeof(zero); !heapHostCopies && bytes >= hostMin && bytes <= hostMax {
-		if a := hostMemCopy(wrap, data, shape); a != nil {
-			return a
+		if a, k := hostMemCopy(wrap, data, shape); a != nil {
+			return a, k
 		}
 	}
 	if shape == nil {
@@ -62,7 +62,7 @@ func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data [
 	}
 	a := newArray(dt, shape)
 	copy(a.Data().([]T), data)
-	return a
+	return a, nil
 }
 
 // cloneHostCopies makes host copies plain clones, as lazy made them

@@ -10,7 +10,7 @@ import (
 
 // counters are process-wide: every Context counts into them.
 type counters struct {
-	ops, inputs, shared              atomic.Int64
+	ops, inputs, shared, freed       atomic.Int64
 	compiledOps, interpretedOps      atomic.Int64
 	read, free, sync, batch          atomic.Int64
 	hits, misses, dynamic, fallbacks atomic.Int64
@@ -66,6 +66,9 @@ type Statistics struct {
 	// host slice made earlier, because its bytes had not changed
 	// (unchanged.go; slices of 32 KiB to 1 MiB).
 	InputsShared int64
+	// InputsFreed counts the Inputs whose copy's buffer Free gave back
+	// at once, nothing else being able to read it (free.go).
+	InputsFreed int64
 	// OpsCompiled and OpsInterpreted count the graph nodes (inputs
 	// excluded) of flushed batches run by compiled code and by the
 	// interpreter (GOJIT_DISABLE_JIT, WithInterpreter, builds without
@@ -111,11 +114,11 @@ func (s Statistics) HitRate() float64 {
 
 // String formats the statistics on a few lines.
 func (s Statistics) String() string {
-	return fmt.Sprintf("ops recorded %d (inputs %d, %d sharing an unchanged copy), compiled %d, interpreted %d\n"+
+	return fmt.Sprintf("ops recorded %d (inputs %d, %d sharing an unchanged copy, %d freed at once), compiled %d, interpreted %d\n"+
 		"flushes %d: read %d, free %d, sync %d, batch size %d; ops per flush min %d avg %.1f max %d\n"+
 		"cache hits %d, misses %d (hit rate %.1f%%), dynamic kernels %d, fallbacks %d, compile time %v\n"+
 		"resident values %d (%d bytes)\nlast miss: %s",
-		s.OpsRecorded, s.Inputs, s.InputsShared, s.OpsCompiled, s.OpsInterpreted,
+		s.OpsRecorded, s.Inputs, s.InputsShared, s.InputsFreed, s.OpsCompiled, s.OpsInterpreted,
 		s.Flushes(), s.FlushRead, s.FlushFree, s.FlushSync, s.FlushBatch, s.MinOpsPerFlush, s.AvgOpsPerFlush, s.MaxOpsPerFlush,
 		s.CacheHits, s.CacheMisses, 100*s.HitRate(), s.DynamicKernels, s.Fallbacks, s.CompileTime.Round(time.Microsecond),
 		s.ResidentValues, s.ResidentBytes, s.LastMiss)
@@ -125,6 +128,7 @@ func (s Statistics) String() string {
 func Stats() Statistics {
 	s := Statistics{
 		OpsRecorded: stats.ops.Load(), Inputs: stats.inputs.Load(), InputsShared: stats.shared.Load(),
+		InputsFreed: stats.freed.Load(),
 		OpsCompiled: stats.compiledOps.Load(), OpsInterpreted: stats.interpretedOps.Load(),
 		FlushRead: stats.read.Load(), FlushFree: stats.free.Load(), FlushSync: stats.sync.Load(), FlushBatch: stats.batch.Load(),
 		CacheHits: stats.hits.Load(), CacheMisses: stats.misses.Load(),
@@ -144,7 +148,7 @@ func Stats() Statistics {
 // ResetStats sets the counters (not the resident values, nor the kernel
 // cache) back to zero.
 func ResetStats() {
-	for _, a := range []*atomic.Int64{&stats.ops, &stats.inputs, &stats.shared, &stats.compiledOps, &stats.interpretedOps,
+	for _, a := range []*atomic.Int64{&stats.ops, &stats.inputs, &stats.shared, &stats.freed, &stats.compiledOps, &stats.interpretedOps,
 		&stats.read, &stats.free, &stats.sync, &stats.batch, &stats.hits, &stats.misses, &stats.dynamic,
 		&stats.fallbacks, &stats.compileNanos} {
 		a.Store(0)

@@ -30,9 +30,24 @@ type Tensor struct {
 	// region marks a tensor of a Cond, While or ForLoop function: its t
 	// belongs to the region's trace and it cannot be read (control.go).
 	region bool
+	// host is the buffer outside the heap of the copy of host data t
+	// was made with (FromFloat32 ...), which Free may give back at once
+	// (freeHost); nil for other tensors.
+	host *hostBuf
 }
 
 var errFreed = errors.New("lazy: tensor used after Free")
+
+// usedAfterFree names the user's file:line in err if it is errFreed, the
+// error of a freed tensor: its use is rare, and Free is called in loops,
+// where finding its own caller's line would cost more than the rest of
+// Free (even runtime.Callers costs about 0.5 µs).
+func usedAfterFree(err error) error {
+	if err == errFreed {
+		return fmt.Errorf("%s: %w", userPos(), errFreed)
+	}
+	return err
+}
 
 func (c *Context) fromArray(a *gojit.Array) *Tensor {
 	if a == nil {
@@ -72,18 +87,22 @@ func (c *Context) FromArray(a *gojit.Array) *Tensor {
 
 func from[T any](c *Context, dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) *Tensor {
 	c.mu.Lock()
-	a := unchangedCopy(c, dt, data, shape) // unchanged.go
+	a, buf := unchangedCopy(c, dt, data, shape) // unchanged.go
 	c.mu.Unlock()
 	made := a == nil
 	if made {
-		a = hostCopy(dt, wrap, data, shape) // outside the lock: other goroutines may record meanwhile
+		a, buf = hostCopy(dt, wrap, data, shape) // outside the lock: other goroutines may record meanwhile
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if made {
-		rememberCopy(c, dt, data, shape, a)
+		rememberCopy(c, dt, data, shape, a, buf)
 	}
-	return c.fromArray(a)
+	t := c.fromArray(a)
+	if t.err == nil {
+		t.host = buf
+	}
+	return t
 }
 
 // FromFloat32 returns a tensor of the default Context holding a copy of
@@ -159,7 +178,7 @@ func (t *Tensor) Err() error {
 	}
 	t.ctx.mu.Lock()
 	defer t.ctx.mu.Unlock()
-	return t.err
+	return usedAfterFree(t.err)
 }
 
 // Array computes t if it is pending and returns its value. The Array is
@@ -209,7 +228,7 @@ func (c *Context) materialize(t *Tensor) (*gojit.Array, error) {
 	}
 	if t.err != nil {
 		c.reported(t.err)
-		return nil, t.err
+		return nil, usedAfterFree(t.err)
 	}
 	if t.arr != nil {
 		return t.arr, nil
@@ -295,6 +314,17 @@ func (t *Tensor) Item() (float64, error) {
 // Free releases t. Pending tensors of the current pending graph that need
 // t are computed first (a flush, reason "free"), so that the memory goes
 // as soon as nothing else refers to it; using t afterwards is an error.
+//
+// For a tensor made by FromFloat32 or a sibling whose copy of the host
+// data lives outside the Go heap (32 KiB to 1 MiB), Free gives the copy's
+// buffer back at once, so that the next copy of that size goes to memory
+// in cache, when nothing else can read it: no other tensor shares the
+// copy, it was never brought into a later pending graph, and every
+// pending op that uses it has been computed (see the package
+// documentation, "Sync points"). Otherwise the buffer is reused once the
+// garbage collector has found the copy unreachable, as without Free. In
+// a Context made WithFreeDropsDerived, pending ops of graphs already
+// flushed do not keep the buffer: their tensors are dropped instead.
 func (t *Tensor) Free() {
 	if t == nil || t.ctx == nil {
 		return
@@ -312,8 +342,9 @@ func (t *Tensor) Free() {
 	if g := t.gen; g != nil && g == c.gen && !g.retired && c.hasUsers(g, t.v) {
 		c.flushFree(t)
 	}
-	t.arr, t.t, t.gen = nil, nil, nil
-	t.err = fmt.Errorf("%s: %w", userPos(), errFreed)
+	c.freeHost(t)
+	t.arr, t.t, t.gen, t.host = nil, nil, nil, nil
+	t.err = errFreed
 }
 
 // lock locks t's Context, if it has one, and returns the unlock.

@@ -40,6 +40,7 @@ type hostCopyRef struct {
 	rank  int // -1 for no shape given (1-D)
 	shape [4]int
 	arr   *gojit.Array
+	buf   *hostBuf // arr's buffer
 }
 
 // refShape encodes shape for hostCopyRef, or reports that it has more
@@ -55,17 +56,18 @@ func refShape(shape []int) (rank int, s [4]int, ok bool) {
 	return len(shape), s, true
 }
 
-// unchangedCopy returns the copy c remembers of data with shape if data
-// has not changed since, or nil (c locked).
-func unchangedCopy[T any](c *Context, dt gojit.DType, data []T, shape []int) *gojit.Array {
+// unchangedCopy returns the copy c remembers of data with shape, and its
+// buffer, if data has not changed since, or nil (c locked). The copy is
+// then shared: Free leaves its buffer to the cleanup.
+func unchangedCopy[T any](c *Context, dt gojit.DType, data []T, shape []int) (*gojit.Array, *hostBuf) {
 	var zero T
 	n := uintptr(len(data)) * unsafe.Sizeof(zero)
 	if n < hostMin || n > hostMax || noUnchanged {
-		return nil
+		return nil, nil
 	}
 	rank, s, ok := refShape(shape)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	p := unsafe.Pointer(unsafe.SliceData(data))
 	for i := range c.copies {
@@ -76,20 +78,21 @@ func unchangedCopy[T any](c *Context, dt gojit.DType, data []T, shape []int) *go
 		old := unsafe.Slice((*byte)(dataPtr(r.arr)), n)
 		if bytes.Equal(unsafe.Slice((*byte)(p), n), old) {
 			stats.shared.Add(1)
-			return r.arr
+			r.buf.shared = true
+			return r.arr, r.buf
 		}
-		r.arr = nil // changed: the slot is free
-		return nil
+		*r = hostCopyRef{} // changed: the slot is free
+		return nil, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // rememberCopy records a, a new copy of data with shape, if it is
-// outside the heap (c locked).
-func rememberCopy[T any](c *Context, dt gojit.DType, data []T, shape []int, a *gojit.Array) {
+// outside the heap (in buf; c locked).
+func rememberCopy[T any](c *Context, dt gojit.DType, data []T, shape []int, a *gojit.Array, buf *hostBuf) {
 	var zero T
 	n := uintptr(len(data)) * unsafe.Sizeof(zero)
-	if n < hostMin || n > hostMax || noUnchanged || a.Err() != nil || !isHostMem(a) {
+	if n < hostMin || n > hostMax || noUnchanged || buf == nil || a.Err() != nil {
 		return
 	}
 	rank, s, ok := refShape(shape)
@@ -108,7 +111,16 @@ func rememberCopy[T any](c *Context, dt gojit.DType, data []T, shape []int, a *g
 		slot = c.nextCopy
 		c.nextCopy = (c.nextCopy + 1) % unchangedSlots
 	}
-	c.copies[slot] = hostCopyRef{src: p, bytes: n, dt: dt, rank: rank, shape: s, arr: a}
+	c.copies[slot] = hostCopyRef{src: p, bytes: n, dt: dt, rank: rank, shape: s, arr: a, buf: buf}
+}
+
+// forgetCopy forgets the copy in buf, if c remembers it (c locked).
+func (c *Context) forgetCopy(buf *hostBuf) {
+	for i := range c.copies {
+		if c.copies[i].buf == buf {
+			c.copies[i] = hostCopyRef{}
+		}
+	}
 }
 
 // noUnchanged turns the sharing off, for the benchmarks that compare.
