@@ -31,7 +31,7 @@ func ExampleArray_Release() {
 		x = out[0]
 	}
 	fmt.Printf("%.6f\n", x.Float32()[0]) // converges to 2
-	x.Release()                           // a slice was taken: only emptied, the slice stays valid
+	x.Release()                          // a slice was taken: only emptied, the slice stays valid
 	fmt.Println(errors.Is(x.Err(), gojit.ErrReleased))
 	// Output:
 	// 1.999998

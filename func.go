@@ -726,6 +726,10 @@ func (f *Func) trace(args []any) (g *ir.Graph, err error) {
 		}
 		if r, ok := tr.own("return", i, r, pcs); ok {
 			tr.g.Outputs = append(tr.g.Outputs, r.v)
+		} else if len(tr.errs) == 0 {
+			// Every poisoned value carries its errors; this is a backstop
+			// against losing them, never a graph without its outputs.
+			tr.errs = append(tr.errs, fmt.Errorf("result %d could not be traced", i))
 		}
 	}
 	if len(tr.errs) > 0 {

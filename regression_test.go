@@ -559,3 +559,50 @@ func TestPowConstantPowerOfTwoBase(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceErrorKeptWhenShared is a regression test (found by
+// FuzzCompiledVsInterpreter): a poisoned value of a constant-only trace
+// (a Cond with a constant predicate that reads a traced tensor; a bad
+// Reshape of a Full) used by two ops, one of them dropped, lost its error
+// to the dropped op, and the function compiled to a graph without
+// outputs ("ir: graph has no outputs") instead of reporting the mistake
+// at the user's line.
+func TestTraceErrorKeptWhenShared(t *testing.T) {
+	cond := func(v *gojit.Tensor) *gojit.Tensor {
+		return gojit.Cond(gojit.Full(gojit.Bool, 1),
+			func() []*gojit.Tensor { return []*gojit.Tensor{v} },
+			func() []*gojit.Tensor { return []*gojit.Tensor{v} })[0]
+	}
+	cases := []struct {
+		name string
+		fn   any
+		want string
+	}{
+		{"cond", func(v0, v1 *gojit.Tensor) *gojit.Tensor {
+			v4 := cond(v1).Cast(gojit.Float32).Sin()
+			_ = gojit.Iota(gojit.Float32, 0, 3, 0).Minimum(v4) // dropped
+			return v4.Sin()
+		}, "only constants (Full, Iota, Scalar) as predicate"},
+		{"reshape", func(v0, v1 *gojit.Tensor) *gojit.Tensor {
+			bad := gojit.Full(gojit.Float32, 1, 2, 3).Reshape(5)
+			_ = gojit.Iota(gojit.Float32, 0, 5).Add(bad) // dropped
+			return v0.Cast(gojit.Float32).Sum().Add(bad.Sum())
+		}, "Reshape"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := gojit.Compile(c.fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := gojit.New(gojit.Bool, 3, 0)
+			_, err = f.Call(x, x)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "regression_test.go:") {
+				t.Fatalf("error %v, want the trace error (%q) at this file's line", err, c.want)
+			}
+			if n := strings.Count(err.Error(), c.want); n != 1 {
+				t.Errorf("the error is reported %d times:\n%v", n, err)
+			}
+		})
+	}
+}

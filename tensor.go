@@ -322,14 +322,12 @@ func (tr *tracer) own(op string, i int, t *Tensor, pcs callStack) (*Tensor, bool
 	case t.tr == tr:
 		return t, t.v != poison
 	case t.v == poison:
-		tr.errs = append(tr.errs, t.tr.errs...)
-		t.tr.errs = nil
+		tr.takeErrs(t.tr)
 		return nil, false
 	case !t.tr.params:
 		// Errors recorded on constant-only tensors (Full(...).Reshape(bad))
 		// surface in the first real trace that uses that constant trace.
-		tr.errs = append(tr.errs, t.tr.errs...)
-		t.tr.errs = nil
+		tr.takeErrs(t.tr)
 		return &Tensor{tr: tr, v: tr.importFrom(t.tr, t.v)}, true
 	case t.tr.closedRegion():
 		tr.fail(op, pcs, "operand %d was computed inside a Cond, While or ForLoop function and cannot be used outside it: return it from that function instead", i)
@@ -346,8 +344,32 @@ func (tr *tracer) own(op string, i int, t *Tensor, pcs callStack) (*Tensor, bool
 	return nil, false
 }
 
-// errorList joins trace errors, reporting at most the first ten.
+// takeErrs adds the errors of trace from that tr does not hold yet. They
+// stay in from as well: another tensor of from may reach the trace that
+// reports them only later (a constant trace's poisoned value used by two
+// ops, one of them dropped), and the errors must not go with the dropped
+// one.
+func (tr *tracer) takeErrs(from *tracer) {
+	for _, e := range from.errs {
+		if !slices.Contains(tr.errs, e) {
+			tr.errs = append(tr.errs, e)
+		}
+	}
+}
+
+// errorList joins trace errors, reporting at most the first ten; an
+// error repeated word for word (the same mistake made in both branches of
+// a Cond) is reported once.
 func errorList(errs []error) error {
+	seen := make(map[string]bool, len(errs))
+	uniq := errs[:0:0]
+	for _, e := range errs {
+		if m := e.Error(); !seen[m] {
+			seen[m] = true
+			uniq = append(uniq, e)
+		}
+	}
+	errs = uniq
 	if len(errs) > 10 {
 		more := fmt.Errorf("... and %d more errors", len(errs)-10)
 		errs = append(errs[:10:10], more)
