@@ -195,6 +195,23 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 	flat := d == nil
 	md := &metadata{}
 	errSlot := -1 // the error slot's index in args (indexing.go), when some group checks indices
+	// preNest adds a nest that runs before a group's own (B's packing, a
+	// whole-array reduction's blocks): function fn called with args over
+	// [0, g.Extent) in the entry, and over the range entry's bounds when
+	// g.Split.
+	preNest := func(fn, args string, g Group) {
+		fixed := fmt.Sprintf("  call void @%s(%s, i64 0, i64 %d)\n", fn, args, g.Extent)
+		calls = append(calls, fixed)
+		ranged := fixed
+		if g.Split {
+			anySplit = true
+			ranged = fmt.Sprintf("  call void @%s(%s, i64 %%start, i64 %%end)\n", fn, args)
+		}
+		mg := len(groups) // its index in Module.Groups, which the range entry takes
+		cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", mg, mg))
+		rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n%s  br label %%done\n", mg, ranged))
+		groups = append(groups, g)
+	}
 	for gi, nest := range p.Nests {
 		gr := &unit{argName: map[ir.Value]string{}}
 		gr.target = t
@@ -244,17 +261,7 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			args := strings.Join(bargs, ", ")
 			bg := Group{Extent: bp.blocks, Work: work(g, bp.root), Grain: 1, Nest: gi}
 			bg.Split = split == nil || split(gi, bg)
-			fixed := fmt.Sprintf("  call void @%s(%s, i64 0, i64 %d)\n", bname, args, bg.Extent)
-			calls = append(calls, fixed)
-			ranged := fixed
-			if bg.Split {
-				anySplit = true
-				ranged = fmt.Sprintf("  call void @%s(%s, i64 %%start, i64 %%end)\n", bname, args)
-			}
-			mg := len(groups)
-			cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", mg, mg))
-			rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n%s  br label %%done\n", mg, ranged))
-			groups = append(groups, bg)
+			preNest(bname, args, bg)
 			mergeHelpers(&bu.fn, decls, attrs, &used)
 			gr.blocks = bp
 		}
@@ -283,18 +290,8 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			out.WriteString("}\n\n")
 			args := fmt.Sprintf("ptr %%s%d, ptr %%sscr%d", slot[pk.B], pk.scrIdx)
 			pg := Group{Extent: pk.extent(), Work: pk.batch * pk.K * pk.width(), Grain: 1, Nest: gi}
-			pg.Split = split(gi, pg)
-			fixed := fmt.Sprintf("  call void @%s(%s, i64 0, i64 %d)\n", pname, args, pg.Extent)
-			calls = append(calls, fixed)
-			ranged := fixed
-			if pg.Split {
-				anySplit = true
-				ranged = fmt.Sprintf("  call void @%s(%s, i64 %%start, i64 %%end)\n", pname, args)
-			}
-			mg := len(groups)
-			cases = append(cases, fmt.Sprintf("    i64 %d, label %%g%d\n", mg, mg))
-			rangeCalls = append(rangeCalls, fmt.Sprintf("g%d:\n%s  br label %%done\n", mg, ranged))
-			groups = append(groups, pg)
+			pg.Split = split == nil || split(gi, pg)
+			preNest(pname, args, pg)
 		}
 		fmt.Fprintf(&out, "define internal void @%s(", name)
 		var actuals []string
