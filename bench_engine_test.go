@@ -41,28 +41,34 @@ func BenchmarkGT2Split(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Run(fmt.Sprintf("%s/threads=%d", s.name, th), func(b *testing.B) {
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				c0 := threadCPU()
-				// The median call's wall time: on a shared host the mean
-				// counts the time other processes held the CPUs.
-				walls := make([]time.Duration, 0, 1<<16)
-				for b.Loop() {
-					t0 := time.Now()
-					if err := f.CallInto([]*gojit.Array{out}, x, y); err != nil {
-						b.Fatal(err)
-					}
-					if len(walls) < cap(walls) {
-						walls = append(walls, time.Since(t0))
-					}
-				}
-				reportThreadCPU(b, c0)
-				slices.Sort(walls)
-				b.ReportMetric(float64(walls[len(walls)/2].Nanoseconds()), "median-ns")
-				b.ReportMetric(float64(walls[0].Nanoseconds()), "best-ns")
+				timeCalls(b, func() error { return f.CallInto([]*gojit.Array{out}, x, y) })
 			})
 		}
 	}
+}
+
+// timeCalls runs call in b's loop on a locked thread and reports the
+// thread's CPU time per call (cpu-ns/op), the median call's wall time
+// (median-ns: on a shared host the mean counts the time other processes
+// held the CPUs) and the fastest call's (best-ns).
+func timeCalls(b *testing.B, call func() error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0 := threadCPU()
+	walls := make([]time.Duration, 0, 1<<16)
+	for b.Loop() {
+		t0 := time.Now()
+		if err := call(); err != nil {
+			b.Fatal(err)
+		}
+		if len(walls) < cap(walls) {
+			walls = append(walls, time.Since(t0))
+		}
+	}
+	reportThreadCPU(b, c0)
+	slices.Sort(walls)
+	b.ReportMetric(float64(walls[len(walls)/2].Nanoseconds()), "median-ns")
+	b.ReportMetric(float64(walls[0].Nanoseconds()), "best-ns")
 }
 
 // reportThreadCPU reports the calling thread's CPU time per op since c0

@@ -2,10 +2,7 @@ package gojit_test
 
 import (
 	"fmt"
-	"runtime"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/bench"
@@ -15,8 +12,7 @@ import (
 // (64 MB, read from memory) on one and two threads: x.Sum() and x.Max(),
 // which fold fixed blocks across threads (internal/codegen
 // reduce_blocks.go), and x.Sum(1).Sum(), a row sum split over rows and
-// then a short sum. cpu-ns/op is the calling thread's CPU time,
-// median-ns the median call's wall time.
+// then a short sum. Figures as timeCalls reports them.
 func BenchmarkWholeReduction(b *testing.B) {
 	const n = 4096
 	x := gojit.FromFloat32(bench.RandFloat32(n*n, 3), n, n)
@@ -39,22 +35,7 @@ func BenchmarkWholeReduction(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Run(fmt.Sprintf("%s/threads=%d", c.name, th), func(b *testing.B) {
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				c0 := threadCPU()
-				walls := make([]time.Duration, 0, 1<<12)
-				for b.Loop() {
-					t0 := time.Now()
-					if err := f.CallInto(out, x); err != nil {
-						b.Fatal(err)
-					}
-					if len(walls) < cap(walls) {
-						walls = append(walls, time.Since(t0))
-					}
-				}
-				reportThreadCPU(b, c0)
-				slices.Sort(walls)
-				b.ReportMetric(float64(walls[len(walls)/2].Nanoseconds()), "median-ns")
+				timeCalls(b, func() error { return f.CallInto(out, x) })
 			})
 		}
 	}
