@@ -70,22 +70,10 @@ func (gr *group) emitReduce(n *ir.Node) int {
 	x := gr.value(a, in)
 	cur := gr.ins("load %s, ptr %s", t, acc)
 	switch n.Op {
-	case ir.OpReduceSum:
-		sum := ""
-		if dt.IsFloat() {
-			// reassoc lets the loop vectorizer keep several partial sums:
-			// the one documented departure from the sequential order.
-			sum = gr.ins("fadd reassoc %s %s, %s", t, cur, x)
-		} else {
-			sum = gr.binary(ir.OpAdd, dt, cur, x)
-		}
-		gr.stmt("store %s %s, ptr %s", t, sum, acc)
-	case ir.OpReduceProd:
-		gr.stmt("store %s %s, ptr %s", t, gr.binary(ir.OpMul, dt, cur, x), acc)
-	case ir.OpReduceMax:
-		gr.stmt("store %s %s, ptr %s", t, gr.binary(ir.OpMax, dt, cur, x), acc)
-	case ir.OpReduceMin:
-		gr.stmt("store %s %s, ptr %s", t, gr.binary(ir.OpMin, dt, cur, x), acc)
+	case ir.OpReduceSum, ir.OpReduceProd, ir.OpReduceMax, ir.OpReduceMin:
+		// reassoc lets the loop vectorizer keep several partial sums of
+		// floats: the one documented departure from the sequential order.
+		gr.stmt("store %s %s, ptr %s", t, gr.fold(n.Op, dt, cur, x, true), acc)
 	case ir.OpArgMax, ir.OpArgMin:
 		better := gr.compare(map[bool]ir.Op{true: ir.OpGt, false: ir.OpLt}[n.Op == ir.OpArgMax], dt, x, cur)
 		if dt.IsFloat() {
@@ -250,8 +238,7 @@ func (gr *group) emitReduceWalk(n *ir.Node) int {
 	off := gr.linear(oix)
 	x := gr.value(a, in)
 	cur := gr.loadRoot(dt, off)
-	op := map[ir.Op]ir.Op{ir.OpReduceSum: ir.OpAdd, ir.OpReduceProd: ir.OpMul, ir.OpReduceMax: ir.OpMax, ir.OpReduceMin: ir.OpMin}[n.Op]
-	gr.storeRoot(dt, off, gr.binary(op, dt, cur, x))
+	gr.storeRoot(dt, off, gr.fold(n.Op, dt, cur, x, false))
 	gr.closeLoops(ls)
 	return extent
 }
