@@ -184,8 +184,8 @@ var errReleased = fmt.Errorf("gojit: %w", ErrReleased)
 // Release is optional: without it a Call result is recycled once the
 // collector finds it unreachable (see Call). It pays in loops that drop
 // their outputs at once, such as a compiled step whose result feeds the
-// next call: BenchmarkCallRelease compares it with Call alone and with
-// CallInto.
+// next call: BenchmarkCallAllocating's release-pair lines compare it with
+// CallInto, its pair lines Call alone.
 func (a *Array) Release() {
 	if a == nil || errors.Is(a.err, ErrReleased) {
 		return

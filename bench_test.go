@@ -136,22 +136,9 @@ func BenchmarkCallAllocating(b *testing.B) {
 			_ = sink
 			reportHeap(b)
 		})
-	}
-}
-
-// BenchmarkCallRelease is BenchmarkCallAllocating's pair with each Call's
-// result released once read (Array.Release, reading it through a copy so
-// that its buffer is never handed out): call-ns is Call plus Release,
-// into-ns CallInto, in interleaved blocks.
-func BenchmarkCallRelease(b *testing.B) {
-	f, err := gojit.Compile(bench.Chain5)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, n := range []int{1_000, 1_000_000, 10_000_000} {
-		x := gojit.FromFloat32(bench.RandFloat32(n, 1))
-		y := gojit.FromFloat32(bench.RandFloat32(n, 2))
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+		// The pair again with each Call's result released at once
+		// (Array.Release): call-ns is Call plus Release.
+		b.Run(fmt.Sprintf("n=%d/release-pair", n), func(b *testing.B) {
 			out := gojit.New(gojit.Float32, n)
 			pairRatio(b, n, func() {
 				outs, err := f.Call(x, y)

@@ -90,7 +90,7 @@ import (
 // into it; any other array is only emptied. It is offered beside the
 // collector-driven pool, not instead of it, because only the caller knows
 // when it is done, and a Call that forgets to release must still cost
-// little. Measured (BenchmarkCallRelease against BenchmarkCallAllocating's
+// little. Measured (BenchmarkCallAllocating's release-pair against its
 // pair, one run, loaded 2-vCPU host): Call plus Release took 1.3-1.5
 // times CallInto's time at n=1e3 (Call alone 3.9), 1.08-1.24 at 1e6 with a
 // heap of 16 MB instead of 77-106, and 1.03-1.05 at 1e7 with 153 MB

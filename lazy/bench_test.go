@@ -111,32 +111,26 @@ func BenchmarkGT2(b *testing.B) {
 			}
 		}
 	})
-	b.Run("lazy-free", func(b *testing.B) { // lazy-changed, freeing both inputs after Item
-		c, _ := NewContext()
-		ca, cb := slices.Clone(a), slices.Clone(bb)
-		b.ReportAllocs()
-		for i := range b.N + 1 {
-			if i == 1 {
-				b.ResetTimer()
+	// lazy-changed, freeing both inputs after Item; -drops in a Context
+	// made WithFreeDropsDerived.
+	for _, v := range []struct {
+		name string
+		opts []Option
+	}{{"lazy-free", nil}, {"lazy-free-drops", []Option{WithFreeDropsDerived()}}} {
+		b.Run(v.name, func(b *testing.B) {
+			c, _ := NewContext(v.opts...)
+			ca, cb := slices.Clone(a), slices.Clone(bb)
+			b.ReportAllocs()
+			for i := range b.N + 1 {
+				if i == 1 {
+					b.ResetTimer()
+				}
+				if err := gt2Free(c, ca, cb); err != nil {
+					b.Fatal(err)
+				}
 			}
-			if err := gt2Free(c, ca, cb); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("lazy-free-drops", func(b *testing.B) { // lazy-free in a Context made WithFreeDropsDerived
-		c, _ := NewContext(WithFreeDropsDerived())
-		ca, cb := slices.Clone(a), slices.Clone(bb)
-		b.ReportAllocs()
-		for i := range b.N + 1 {
-			if i == 1 {
-				b.ResetTimer()
-			}
-			if err := gt2Free(c, ca, cb); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+		})
+	}
 	b.Run("lazy-shared", func(b *testing.B) { // inputs not copied: recording and flush
 		c, _ := NewContext()
 		sa, sb := gojit.FromFloat32(a, 100, 100), gojit.FromFloat32(bb, 100, 100)
