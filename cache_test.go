@@ -15,9 +15,24 @@ import (
 	"github.com/gojit/gojit"
 )
 
+// baseCache is the cache configuration the tests run under, which the
+// tests that configure their own restore. GOJIT_CACHE=off in the
+// environment (usual for fuzzing: no disk writes) becomes DisableDisk
+// here, so the disk cache's own tests and ExampleConfigureCache, which
+// configure a directory, still get one.
+var baseCache gojit.CacheConfig
+
 // TestMain keeps the tests' disk cache out of the user's cache directory
 // and fixes the streaming-store threshold.
 func TestMain(m *testing.M) {
+	if strings.EqualFold(os.Getenv(gojit.EnvCache), "off") {
+		os.Unsetenv(gojit.EnvCache)
+		baseCache.DisableDisk = true
+		if err := gojit.ConfigureCache(baseCache); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	dir, err := os.MkdirTemp("", "gojit-test-cache-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -151,7 +166,7 @@ func withCache(t *testing.T, c gojit.CacheConfig) {
 	}
 	t.Cleanup(func() {
 		gojit.PurgeCache()
-		if err := gojit.ConfigureCache(gojit.CacheConfig{}); err != nil {
+		if err := gojit.ConfigureCache(baseCache); err != nil {
 			t.Error(err)
 		}
 	})
@@ -270,7 +285,7 @@ func TestInsecureCacheDirectory(t *testing.T) {
 	}
 	os.Chmod(dir, 0o777)
 	err := gojit.ConfigureCache(gojit.CacheConfig{Dir: dir, Logger: slog.New(slog.DiscardHandler)})
-	t.Cleanup(func() { gojit.ConfigureCache(gojit.CacheConfig{}) })
+	t.Cleanup(func() { gojit.ConfigureCache(baseCache) })
 	if err == nil || !strings.Contains(err.Error(), "writable by group or others") {
 		t.Fatalf("ConfigureCache(world-writable dir) = %v", err)
 	}
