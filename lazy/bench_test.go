@@ -634,7 +634,8 @@ func interleave(b *testing.B, vs []variant) map[string]float64 {
 // and training loops use besides same-shape binary ops: a broadcasting
 // Add, a weak scalar, Relu, MatMul and Mean over 16x16 Float32 tensors,
 // each with its fast path ("fast") and through gojit.Tensor's method
-// ("method", noFastPaths), in the same run.
+// ("method", noFastPaths), in the same run; cpu-ns/op is the calling
+// thread's CPU time per op, as in BenchmarkRecord.
 func BenchmarkRecordOps(b *testing.B) {
 	const block = 256
 	ops := []struct {
@@ -657,20 +658,29 @@ func BenchmarkRecordOps(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				noFastPaths = !fast
 				defer func() { noFastPaths = false }()
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
 				b.ReportAllocs()
 				var c *Context
 				var x, row *Tensor
+				var cpu, c0 int64
 				for i := range b.N {
 					if i%block == 0 {
 						b.StopTimer()
+						if i > 0 {
+							cpu += threadCPU() - c0
+						}
 						c, _ = NewContext(WithBatchSize(1 << 30))
 						c.reserve(4*block + 8)
 						x = c.FromFloat32(make([]float32, 256), 16, 16)
 						row = c.FromFloat32(make([]float32, 16), 16)
 						b.StartTimer()
+						c0 = threadCPU()
 					}
 					o.op(x, row)
 				}
+				cpu += threadCPU() - c0
+				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

@@ -496,6 +496,21 @@ func (c *Context) batchFull() {
 	}
 }
 
+// weakScalar is a weak scalar (Scalar) with its core tensor: one
+// allocation instead of two.
+type weakScalar struct {
+	Tensor
+	core gojit.Tensor
+}
+
+// newWeakScalar returns the lazy weak scalar of s, a weak scalar of
+// gojit (what adoptConst returns for it, in one allocation).
+func newWeakScalar(s *gojit.Tensor) *Tensor {
+	w := &weakScalar{core: *s}
+	w.t = &w.core
+	return &w.Tensor
+}
+
 // adoptConst brings a constant-only tensor (gojit.Full, Iota, or an error
 // of theirs) into c's pending graph.
 func (c *Context) adoptConst(r *gojit.Tensor) *Tensor {
