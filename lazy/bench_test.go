@@ -85,9 +85,8 @@ func BenchmarkRecord(b *testing.B) {
 // Besides wall time each variant reports the calling thread's CPU time
 // (cpu-ns/op) and the process's (proc-cpu-ns/op: the kernel's worker
 // thread, the collector and the cleanups too). On a shared host wall time
-// mostly measures the kernel's wait for its second thread (the thread
-// pool's worker is descheduled, and the caller yields while it waits), so
-// compare CPU times. Each variant starts in the steady state: after
+// mostly measures the benchmark thread waiting for a core (two to four
+// times its CPU time at a load of 6-10), so compare CPU times. Each variant starts in the steady state: after
 // warm-up rounds with a collection each, in which the off-heap memory
 // for host copies is mapped (a chunk per collection) and faulted in, and
 // two collections that give back the copies the warm-up and the variant
