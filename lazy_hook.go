@@ -21,7 +21,6 @@ func init() {
 		Param:      lazyParam,
 		Copy:       lazyCopy,
 		Wrap:       func(tr any, v ir.Value) any { return &Tensor{tr: tr.(*tracer), v: v} },
-		Set:        func(dst, tr any, v ir.Value) { *dst.(*Tensor) = Tensor{tr: tr.(*tracer), v: v} },
 		Binary:     lazyBinary,
 		Scalar:     lazyScalar,
 		Reduce:     lazyReduce,

@@ -68,6 +68,10 @@ type Context struct {
 	// unreported are errors of ops recorded since the last Sync that no
 	// read has returned yet.
 	unreported []error
+	// ops counts the ops recorded since the last flush, added to
+	// stats.ops by the next one: an atomic add per op cost about 10 ns,
+	// a twentieth of recording it.
+	ops int64
 }
 
 // Option configures NewContext.
@@ -358,7 +362,7 @@ func (c *Context) use(o *Tensor) *gojit.Tensor {
 	case o.err != nil || o.region:
 		return o.t
 	case o.gen == c.gen && !o.gen.retired:
-		return o.t
+		return o.core()
 	}
 	g := c.cur()
 	if o.arr != nil {
@@ -423,7 +427,7 @@ func (c *Context) record(r *gojit.Tensor, operands ...*Tensor) *Tensor {
 	}
 	h := &Tensor{ctx: c, gen: g, t: r, v: v}
 	g.handles = append(g.handles, handleRef{v: v, strong: h})
-	stats.ops.Add(1)
+	c.ops++
 	if !c.holdFlush {
 		c.batchFull()
 	}
@@ -471,22 +475,12 @@ func (c *Context) fastScalar(a, o *Tensor) (*generation, float64, bool) {
 	return g, val, isWeak
 }
 
-// fastTensor is a Tensor recorded by the fast path with its recording
-// core's tensor: one allocation instead of two.
-type fastTensor struct {
-	Tensor
-	core gojit.Tensor
-}
-
 // recordFast is record for value v that lazycore.Hooks.Binary (or Unary) just added
 // to g, c's pending generation (c locked).
 func (c *Context) recordFast(g *generation, v ir.Value) *Tensor {
-	f := &fastTensor{}
-	lazycore.H.Set(&f.core, g.tr, v)
-	f.Tensor = Tensor{ctx: c, gen: g, t: &f.core, v: v}
-	h := &f.Tensor
+	h := &Tensor{ctx: c, gen: g, v: v, fast: true}
 	g.handles = append(g.handles, handleRef{v: v, strong: h})
-	stats.ops.Add(1)
+	c.ops++
 	if !c.holdFlush {
 		c.batchFull()
 	}
@@ -500,6 +494,21 @@ func (c *Context) batchFull() {
 	if g := c.gen; g != nil && !g.retired && len(g.g.Nodes)-g.params >= c.batch && c.region == 0 {
 		c.flushBatch()
 	}
+}
+
+// weakScalar is a weak scalar (Scalar) with its core tensor: one
+// allocation instead of two.
+type weakScalar struct {
+	Tensor
+	core gojit.Tensor
+}
+
+// newWeakScalar returns the lazy weak scalar of s, a weak scalar of
+// gojit (what adoptConst returns for it, in one allocation).
+func newWeakScalar(s *gojit.Tensor) *Tensor {
+	w := &weakScalar{core: *s}
+	w.t = &w.core
+	return &w.Tensor
 }
 
 // adoptConst brings a constant-only tensor (gojit.Full, Iota, or an error

@@ -6,19 +6,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/gojit/gojit"
 	"github.com/gojit/gojit/internal/ir"
 	"github.com/gojit/gojit/internal/lazycore"
 )
 
-// tookFastPath reports whether t was recorded by the binary fast path
-// (recordFast), whose Tensor shares its allocation with its core tensor.
-func tookFastPath(t *Tensor) bool {
-	var f fastTensor
-	return uintptr(unsafe.Pointer(t.t)) == uintptr(unsafe.Pointer(t))+unsafe.Offsetof(f.core)
-}
+// tookFastPath reports whether t was recorded by a fast path
+// (recordFast), which makes no core tensor.
+func tookFastPath(t *Tensor) bool { return t.fast }
 
 // The binary fast path records the node gojit.Tensor's method would, and
 // leaves to the method every case that needs promotion, broadcasting or

@@ -177,7 +177,7 @@ func (c *Context) flushBatch() {
 	for _, h := range handles {
 		if t := h.live(g); t != nil && int(h.v) >= cut {
 			t.gen, t.v = ng, ng.imports[importKey{g, h.v}]
-			t.t = lazycore.H.Wrap(ng.tr, t.v).(*gojit.Tensor)
+			t.t = nil // made again by core if a method needs it
 			h.v = t.v
 			ng.handles = append(ng.handles, h)
 		}
@@ -261,6 +261,8 @@ func (c *Context) flush(reason string, targets []ir.Value, cut int) error {
 	if c.logger != nil {
 		start = time.Now()
 	}
+	stats.ops.Add(c.ops)
+	c.ops = 0
 	g.retired = true
 	if len(targets) == 0 {
 		return nil

@@ -1191,20 +1191,11 @@ func RandomInt(key *Tensor, lo int64, hi int64, dt gojit.DType, shape ...int) *T
 // x_i32.Less(Scalar(math.Inf(1))) is true everywhere and
 // x_u8.Greater(Scalar(-1)) too. A weak scalar used alone is Float32.
 //
-// It makes a tensor of the default Context.
-func Scalar(v float64) *Tensor {
-	c := Default()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.adoptConst(gojit.Scalar(v))
-}
+// It belongs to no Context: it takes the Context of the tensor it meets.
+func Scalar(v float64) *Tensor { return newWeakScalar(gojit.Scalar(v)) }
 
-// Scalar is the function [Scalar] in Context c.
-func (c *Context) Scalar(v float64) *Tensor {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.adoptConst(gojit.Scalar(v))
-}
+// Scalar is the function [Scalar] (c is not used: a weak scalar belongs to no Context).
+func (c *Context) Scalar(v float64) *Tensor { return newWeakScalar(gojit.Scalar(v)) }
 
 // SplitKey is [gojit.SplitKey], recorded lazily.
 //

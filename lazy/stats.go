@@ -60,7 +60,9 @@ func (s *counters) setLastMiss(why string) {
 // ResetStats), over every Context.
 type Statistics struct {
 	// OpsRecorded counts tensors recorded by ops (each public op call
-	// that succeeded); Inputs counts tensors made from host data.
+	// that succeeded), each when its Context next flushes (a pending
+	// graph's ops are counted by its flush); Inputs counts tensors made
+	// from host data.
 	OpsRecorded, Inputs int64
 	// InputsShared counts the Inputs that share the copy of the same
 	// host slice made earlier, because its bytes had not changed

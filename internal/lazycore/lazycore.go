@@ -38,10 +38,6 @@ type Hooks struct {
 	Copy func(dst, src any, v ir.Value, args []ir.Value) ir.Value
 	// Wrap returns the *gojit.Tensor for value v of tracer.
 	Wrap func(tracer any, v ir.Value) any
-	// Set makes *dst, a *gojit.Tensor, the tensor for value v of tracer
-	// (Wrap without the allocation: package lazy keeps the gojit.Tensor
-	// in its own Tensor's allocation).
-	Set func(dst any, tracer any, v ir.Value)
 	// Binary is the fast path of an elementwise binary op (KindBinary or
 	// KindCompare, as gojit.Tensor's Add ... GreaterEqual) on values a and
 	// b of tracer when nothing needs promoting nor checking: same dtype

@@ -398,6 +398,15 @@ func wrapFunc(b *bytes.Buffer, fn *ast.FuncDecl) string {
 	// No tensor operand (Full, Iota, Scalar): a constant, made in the
 	// default Context or in c.
 	doc(b, name, "gojit."+name, fn)
+	if name == "Scalar" {
+		// A weak scalar belongs to no Context (adoptConst returns it as
+		// it is): no lock, and one allocation (weakScalar).
+		fmt.Fprintf(b, "//\n// It belongs to no Context: it takes the Context of the tensor it meets.\n")
+		fmt.Fprintf(b, "func Scalar(%s) *Tensor { return newWeakScalar(gojit.Scalar(%s)) }\n\n", signature(ps), args)
+		fmt.Fprintf(b, "// Scalar is the function [Scalar] (c is not used: a weak scalar belongs to no Context).\n"+
+			"func (c *Context) Scalar(%s) *Tensor { return newWeakScalar(gojit.Scalar(%s)) }\n\n", signature(ps), args)
+		return ""
+	}
 	fmt.Fprintf(b, "//\n// It makes a tensor of the default Context.\n")
 	var names []string
 	for _, p := range ps {
