@@ -102,13 +102,19 @@ func alternate(tb testing.TB, label string, rounds int, blockDur time.Duration, 
 }
 
 // TestChainSweep measures the 5-op chain with streaming stores forced on
-// and off, on one and two threads and with several chunkings, alternated
-// in blocks, and a bandwidth-vs-working-set sweep of out=a+b and of Go's
-// copy, to find the effective last-level cache of this host. It is a
-// measurement, not a check, so it runs only when GOJIT_CHAIN_SWEEP is set
-// (to the sizes, comma-separated, or to 1 for the default ones):
+// and off, on one and two threads, alternated in blocks, and checks its
+// output. It is a measurement, so it runs only when GOJIT_CHAIN_SWEEP is
+// set (to the sizes, comma-separated, or to 1 for the default ones):
 //
 //	GOJIT_CHAIN_SWEEP=1 go test ./internal/runtime -run ChainSweep -v
+//
+// More variables add variants: GOJIT_CHAIN_SWEEP_CHUNKS, a list of chunk
+// counts to split the two-thread runs into; GOJIT_CHAIN_SWEEP_HEAPOUT,
+// the output on the Go heap (4 KiB pages) instead of 2 MiB pages;
+// GOJIT_CHAIN_SWEEP_T2, two threads only; GOJIT_CHAIN_SWEEP_ROUNDS, the
+// blocks per variant (9); GOJIT_CHAIN_SWEEP_BW, first a bandwidth sweep
+// of out=a+b and Go's copy over working sets of 1-256 MiB, which shows
+// how much cache the process really gets.
 func TestChainSweep(t *testing.T) {
 	env := os.Getenv("GOJIT_CHAIN_SWEEP")
 	if env == "" {
@@ -159,8 +165,14 @@ func TestChainSweep(t *testing.T) {
 				threadCounts = threadCounts[:1]
 			}
 			for _, threads := range threadCounts {
-				for _, cw := range []int64{chunkWork, 1 << 18} {
-					if cw != chunkWork && (threads == 1 || os.Getenv("GOJIT_CHAIN_SWEEP_CHUNKS") == "") || mode.name == "host" && (threads == 1 || cw != chunkWork) {
+				works := []int64{chunkWork}
+				for _, f := range strings.Split(os.Getenv("GOJIT_CHAIN_SWEEP_CHUNKS"), ",") {
+					if c, err := strconv.Atoi(f); err == nil && c > 0 {
+						works = append(works, max(1, int64(n/c)))
+					}
+				}
+				for _, cw := range works {
+					if cw != chunkWork && threads == 1 || mode.name == "host" && (threads == 1 || cw != chunkWork) {
 						continue
 					}
 					name := fmt.Sprintf("%s/t%d", mode.name, threads)
