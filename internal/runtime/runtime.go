@@ -104,11 +104,10 @@ var streamEnvOnce sync.Once
 // The share is the L3 times the CPUs seen sharing it (Caches.L3Shared)
 // over the physical cores behind it. On a bare-metal machine CPUID (or
 // sysfs) names all the CPUs sharing the L3, so the share is the whole L3
-// and the cap decides. A virtual machine sees
-// the L3's full size but only its own vCPUs as sharing it; the cores
-// behind it are then estimated from the size, as each vendor's L3 holds
-// about a fixed amount per core (l3PerCore). Measured (the 5-op chain,
-// moving 12 bytes an element):
+// and the cap decides. A virtual machine sees the L3's full size but only
+// its own vCPUs as sharing it; the cores behind it are then estimated from
+// the size, as each vendor's L3 holds about a fixed amount per core
+// (l3PerCore). Measured (the 5-op chain, moving 12 bytes an element):
 //
 //   - a 2-vCPU Zen 4 VM, 32 MiB L3 (8 cores): at n=1e6 (12 MB) ordinary
 //     stores were 1.8x faster, at n=4e6 (48 MB) streaming 1.6x. Share
