@@ -28,8 +28,9 @@ const (
 	// EnvDisableJIT set to 1 or true runs every Func in the interpreter,
 	// like JAX_DISABLE_JIT.
 	EnvDisableJIT = "GOJIT_DISABLE_JIT"
-	// EnvStreamBytes overrides the host-derived threshold (half the L3
-	// cache) from which a large elementwise loop writes its output with
+	// EnvStreamBytes overrides the host-derived threshold (twice the
+	// share of the L3 cache this process's CPUs can count on, at most half
+	// the L3) from which a large elementwise loop writes its output with
 	// non-temporal stores: a size in bytes, such as 2097152. Kernels
 	// compiled with another threshold have another signature.
 	EnvStreamBytes = runtime.EnvStreamBytes

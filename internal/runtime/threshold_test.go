@@ -101,7 +101,7 @@ func BenchmarkStreamThreshold(b *testing.B) {
 		b.Skip("no LLVM in this build")
 	}
 	c := host.CacheSizes()
-	b.Logf("host caches %+v: streaming from %d MB", c, streamBytes(c)>>20)
+	b.Logf("host caches %+v: streaming from %d MiB", c, streamBytes(c, host.HostCPU().Vendor)>>20)
 	const text = `graph {
   %%0 = param 0 : f32[%d]
   %%1 = param 1 : f32[%d]
@@ -143,17 +143,31 @@ func BenchmarkStreamThreshold(b *testing.B) {
 }
 
 func TestStreamThreshold(t *testing.T) {
+	const amd, intel = "AuthenticAMD", "GenuineIntel"
 	for _, c := range []struct {
 		caches host.Caches
+		vendor string
 		want   int64
 	}{
-		{host.Caches{L2: 2 << 20, L3: 32 << 20}, 16 << 20},
-		{host.Caches{L2: 2 << 20}, 4 << 20},
-		{host.Caches{L3: 1 << 20}, 2 << 20}, // never below codegen's default
-		{host.Caches{}, 2 << 20},
+		// A 2-vCPU Zen 4 VM: 8 cores of 4 MiB behind the L3, a share of
+		// 8 MiB; twice that is half the L3.
+		{host.Caches{L2: 2 << 20, L3: 32 << 20, L3Shared: 2}, amd, 16 << 20},
+		// A 2-vCPU Sapphire Rapids VM: about 52 cores behind 105 MiB.
+		{host.Caches{L2: 2 << 20, L3: 105 << 20, L3Shared: 2}, intel, 2 * (105 << 20) * 2 / 52}, // 8.1 MiB
+		// The same L3 on bare metal, all 112 threads seen: half the L3.
+		{host.Caches{L2: 2 << 20, L3: 105 << 20, L3Shared: 112}, intel, 105 << 19},
+		// A desktop whose 24 threads share 36 MiB.
+		{host.Caches{L2: 2 << 20, L3: 36 << 20, L3Shared: 24}, intel, 18 << 20},
+		// An unknown vendor: the L3 is taken as the process's own.
+		{host.Caches{L2: 2 << 20, L3: 105 << 20, L3Shared: 2}, "", 105 << 19},
+		{host.Caches{L2: 2 << 20, L3: 32 << 20}, "", 16 << 20},
+		{host.Caches{L2: 2 << 20}, intel, 4 << 20},
+		{host.Caches{L3: 1 << 20}, amd, 2 << 20},               // never below codegen's default
+		{host.Caches{L3: 64 << 20, L3Shared: 1}, amd, 8 << 20}, // one CPU of 16 cores
+		{host.Caches{}, intel, 2 << 20},
 	} {
-		if got := streamBytes(c.caches); got != c.want {
-			t.Errorf("streamBytes(%+v) = %d, want %d", c.caches, got, c.want)
+		if got := streamBytes(c.caches, c.vendor); got != c.want {
+			t.Errorf("streamBytes(%+v, %q) = %d, want %d", c.caches, c.vendor, got, c.want)
 		}
 	}
 	t.Setenv(EnvStreamBytes, "12345")
@@ -161,10 +175,10 @@ func TestStreamThreshold(t *testing.T) {
 		t.Errorf("StreamThreshold with %s=12345 = %d", EnvStreamBytes, got)
 	}
 	t.Setenv(EnvStreamBytes, "-3")
-	if got, want := StreamThreshold(), streamBytes(host.CacheSizes()); got != want {
+	if got, want := StreamThreshold(), streamBytes(host.CacheSizes(), host.HostCPU().Vendor); got != want {
 		t.Errorf("StreamThreshold with a negative %s = %d, want the host's %d", EnvStreamBytes, got, want)
 	}
-	if got := (Options{}).target().StreamBytes; got != streamBytes(host.CacheSizes()) {
+	if got := (Options{}).target().StreamBytes; got != streamBytes(host.CacheSizes(), host.HostCPU().Vendor) {
 		t.Errorf("target's StreamBytes = %d, want the host's threshold", got)
 	}
 }
