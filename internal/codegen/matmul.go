@@ -328,6 +328,13 @@ func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
 	rs := gr.g.Nodes[gr.root].Shape
 	rowOff := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
 	j := gr.openLoop(jlo, jhi)
+	// Unrolled (a panel's 32 columns), the j loop left epilogueAfterK's
+	// loop over rows innermost, and for some chunk sizes LLVM vectorized
+	// that one instead, with gathers and scatters a row apart: 2048 and
+	// 4096 rows in their 24 and 44 chunks took 8-13% more CPU than with
+	// this loop kept (not 1024 in 12 chunks; BenchmarkMatMulThreads). Kept
+	// as a loop, it is the one vectorized, along the row.
+	j.noUnroll = true
 	mm.epis++
 	ix := gr.indexOf("epi"+strconv.Itoa(mm.epis), gr.root)
 	ix.lin = gr.ins("add nuw nsw i64 %s, %s", rowOff, j.iv)
