@@ -331,7 +331,7 @@ func (mm *mmCtx) applyEpilogue(i, jlo, jhi string) {
 	// Unrolled (a panel's 32 columns), the j loop left epilogueAfterK's
 	// loop over rows innermost, and for some chunk sizes LLVM vectorized
 	// that one instead, with gathers and scatters a row apart: 2048 and
-	// 4096 rows in their 24 and 44 chunks took 8-13% more CPU than with
+	// 4096 rows in their 24 and 44 chunks took 8-14% more CPU than with
 	// this loop kept (not 1024 in 12 chunks; BenchmarkMatMulThreads). Kept
 	// as a loop, it is the one vectorized, along the row.
 	j.noUnroll = true
