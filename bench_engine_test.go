@@ -79,13 +79,16 @@ func reportThreadCPU(b *testing.B, c0 int64) {
 	}
 }
 
-// BenchmarkMatMulThreads is relu(a·w + bias) for n×n float32 on one and two
+// BenchmarkMatMulThreads is relu(a·w + bias) for m×n a, n×n w (float32) on one and two
 // threads; cpu-ns/op is the calling thread's CPU time, which on one thread
 // is the kernel's whole cost, and unlike wall time does not count the time
 // other processes hold the CPU; best-ms is the fastest call's wall time.
 func BenchmarkMatMulThreads(b *testing.B) {
-	for _, n := range []int{256, 1024} {
-		a := gojit.FromFloat32(bench.RandFloat32(n*n, 9), n, n)
+	// m x n @ n x n; 4096 rows is where the chunking once mattered
+	// (applyEpilogue in internal/codegen/matmul.go).
+	for _, mn := range [][2]int{{256, 256}, {1024, 1024}, {4096, 1024}} {
+		m, n := mn[0], mn[1]
+		a := gojit.FromFloat32(bench.RandFloat32(m*n, 9), m, n)
 		w := gojit.FromFloat32(bench.RandFloat32(n*n, 10), n, n)
 		bias := gojit.FromFloat32(bench.RandFloat32(n, 11), n)
 		for _, th := range []int{1, 2} {
@@ -93,11 +96,15 @@ func BenchmarkMatMulThreads(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			out := []*gojit.Array{gojit.New(gojit.Float32, n, n)}
+			out := []*gojit.Array{gojit.New(gojit.Float32, m, n)}
 			if err := f.CallInto(out, a, w, bias); err != nil {
 				b.Fatal(err)
 			}
-			b.Run(fmt.Sprintf("n=%d/threads=%d", n, th), func(b *testing.B) {
+			name := fmt.Sprintf("n=%d", n)
+			if m != n {
+				name = fmt.Sprintf("m=%d,n=%d", m, n)
+			}
+			b.Run(fmt.Sprintf("%s/threads=%d", name, th), func(b *testing.B) {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 				c0 := threadCPU()
@@ -110,7 +117,7 @@ func BenchmarkMatMulThreads(b *testing.B) {
 					best = min(best, time.Since(t0))
 				}
 				reportThreadCPU(b, c0)
-				b.ReportMetric(2*float64(n)*float64(n)*float64(n)/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
+				b.ReportMetric(2*float64(m)*float64(n)*float64(n)/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
 				// The best call's wall time, as matmul_threads.py reports
 				// NumPy's: on a shared host the mean counts the time other
 				// processes held the CPUs.

@@ -120,9 +120,13 @@ func runPeers(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 		// The peers measure each workload right after the Go side, so that
 		// both see the machine in the same state (it is shared, and its
 		// load changes from minute to minute). Samples of at least 0.2 s.
-		fmt.Fprintf(stderr, "%s: %s peers.py (NumPy, Numba, numexpr, PyTorch; %d threads)\n", w.Name, o.peers.python, threads)
+		th := threads
+		if w.Threads > 0 {
+			th = w.Threads // a line measured on fewer threads, gojit's and the peers'
+		}
+		fmt.Fprintf(stderr, "%s: %s peers.py (NumPy, Numba, numexpr, PyTorch; %d threads)\n", w.Name, o.peers.python, th)
 		one := ws[i : i+1]
-		r, err := bench.RunPeers(ctx, o.peers.python, bench.NewPeerSpec(one, threads, rounds, 0.2), one, stderr)
+		r, err := bench.RunPeers(ctx, o.peers.python, bench.NewPeerSpec(one, th, rounds, 0.2), one, stderr)
 		if err != nil {
 			return fail(stderr, "bench", err)
 		}
@@ -332,7 +336,8 @@ NumPy allocating as idiomatic NumPy does). Each figure is the best of %d rounds 
 benchtime %s; Python: samples of at least 0.2 s; each round interleaves a workload's systems, and
 the Python peers measure each workload right after the Go side). Inputs of 4 MiB and more are in memory advised
 to use 2 MiB pages on both sides (NumPy allocates its arrays so; the Go side maps its inputs the same way).
-Threads: %d for gojit, Numba parallel, numexpr, PyTorch and NumPy's BLAS; 1 for the Go loop, gonum's floats,
+Threads: %d for gojit, Numba parallel, numexpr, PyTorch and NumPy's BLAS (1 for all of them on a line that says
+"1 thread"); 1 for the Go loop, gonum's floats,
 NumPy's elementwise code and Numba. numexpr evaluates the elementwise parts and sums (NumPy the max and matmul);
 PyTorch is eager CPU ops (its own softmax, layer_norm, addmm). gonum's floats are float64-only, so "(f64)" runs on float64 copies (twice the bytes);
 its matmul is blas32 (float32, goroutines). peer/gojit = best of NumPy, Numba, Numba parallel, numexpr, PyTorch ÷ gojit: above 1× gojit

@@ -40,13 +40,16 @@ type PeerWorkload struct {
 	Name   string  `json:"name"`
 	Kind   Kind    `json:"kind"`
 	Inputs []Input `json:"inputs"`
+	// Systems, when set, are the peers to measure besides NumPy
+	// (Workload.Peers).
+	Systems []string `json:"systems,omitempty"`
 }
 
 // NewPeerSpec describes ws for peers.py.
 func NewPeerSpec(ws []Workload, threads, rounds int, minTime float64) PeerSpec {
 	s := PeerSpec{Threads: threads, Rounds: rounds, MinTime: minTime}
 	for _, w := range ws {
-		s.Workloads = append(s.Workloads, PeerWorkload{Name: w.Name, Kind: w.Kind, Inputs: w.Inputs})
+		s.Workloads = append(s.Workloads, PeerWorkload{Name: w.Name, Kind: w.Kind, Inputs: w.Inputs, Systems: w.Peers})
 	}
 	return s
 }

@@ -74,7 +74,7 @@ func TestRunPeers(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := NewPeerSpec(ws, 2, 3, 0.1)
-	if len(spec.Workloads) != len(ws) || spec.Workloads[0].Kind != KindChain5 || len(spec.Workloads[5].Inputs) != 4 {
+	if len(spec.Workloads) != len(ws) || spec.Workloads[0].Kind != KindChain5 || len(spec.Workloads[len(ws)-1].Inputs) != 4 {
 		t.Fatalf("spec: %+v", spec)
 	}
 	good := PeerReport{Python: "3", NumPy: "1", Numba: "0"}
@@ -159,6 +159,7 @@ func TestSpecOnly(t *testing.T) {
 		for _, w := range ws {
 			got = append(got, w.Kind)
 		}
+		got = slices.Compact(got) // the matmul's one-thread line
 		if !slices.Equal(got, want) {
 			t.Errorf("Only(%v): workloads of kinds %v", kinds, got)
 		}

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -284,6 +285,15 @@ type Workload struct {
 	// the streaming floor kernel runs at.
 	Elems int
 	Floor Floor
+	// Threads, when not 0, is the thread count gojit and the peers run
+	// this workload with (a matmul's one-thread line); 0 means every
+	// thread (GOMAXPROCS).
+	Threads int
+	// Peers, when set, are the peer systems worth measuring besides
+	// NumPy; nil means all of them. The matmul's one-thread line names
+	// PyTorch only: Numba's loops take seconds a call, and numexpr's
+	// matmul is NumPy's.
+	Peers []string
 	// Systems are the Go-side implementations, gojit first. Each was
 	// checked against the Go loop when the Workload was made.
 	Systems []System
@@ -309,7 +319,11 @@ func Workloads(spec Spec) ([]Workload, error) {
 		{spec.RowSum[0] * spec.RowSum[1], rowSumWorkload},
 		{spec.Softmax[0] * spec.Softmax[1], softmaxWorkload},
 		{spec.LayerNorm[0] * spec.LayerNorm[1], layerNormWorkload},
-		{spec.MatMul, matMulWorkload},
+		{spec.MatMul, func(s Spec) (Workload, error) { return matMulWorkload(s, 0) }},
+		// The same matmul on one thread, gojit's and the peers' (BLAS
+		// targets are set per thread count); only where the default
+		// line uses more.
+		{spec.MatMul * min(runtime.GOMAXPROCS(0)-1, 1), func(s Spec) (Workload, error) { return matMulWorkload(s, 1) }},
 		{spec.Mix20[0] * spec.Mix20[1], mix20Workload},
 	}
 	for _, m := range makers {
@@ -328,7 +342,12 @@ func Workloads(spec Spec) ([]Workload, error) {
 // gojitRun compiles fn, runs it once into out and returns the measured
 // steady-state call (preallocated output, warm cache).
 func gojitRun(fn any, out *gojit.Array, args ...any) (func(*testing.B), error) {
-	f, err := gojit.Compile(fn)
+	return gojitRunOpts(fn, nil, out, args...)
+}
+
+// gojitRunOpts is gojitRun with compile options.
+func gojitRunOpts(fn any, opts []gojit.Option, out *gojit.Array, args ...any) (func(*testing.B), error) {
+	f, err := gojit.Compile(fn, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -486,19 +505,32 @@ func layerNormWorkload(spec Spec) (Workload, error) {
 	}, nil
 }
 
-func matMulWorkload(spec Spec) (Workload, error) {
+// matMulWorkload is the matmul on every thread (threads 0), or on that
+// many threads for gojit and the peers, with gojit as its only Go-side
+// system (the Go loop and gonum are the default line's).
+func matMulWorkload(spec Spec, threads int) (Workload, error) {
 	n := spec.MatMul
 	ins := []Input{{Shape: []int{n, n}, Seed: 8}, {Shape: []int{n, n}, Seed: 9}, {Shape: []int{n}, Seed: 10}}
 	a, b, bias := ins[0].Data(), ins[1].Data(), ins[2].Data()
 	A, B, Bias := gojit.FromFloat32(a, n, n), gojit.FromFloat32(b, n, n), gojit.FromFloat32(bias)
 	out := gojit.New(gojit.Float32, n, n)
-	run, err := gojitRun(MatMulBiasRelu, out, A, B, Bias)
+	var opts []gojit.Option
+	if threads > 0 {
+		opts = append(opts, gojit.WithThreads(threads))
+	}
+	run, err := gojitRunOpts(MatMulBiasRelu, opts, out, A, B, Bias)
 	if err != nil {
 		return Workload{}, err
 	}
 	ref := make([]float32, n*n)
 	MatMulBiasReluLoop(ref, a, b, bias, n, n)
 	name := fmt.Sprintf("matmul %d×%d +bias relu", n, n)
+	if threads > 0 {
+		name += fmt.Sprintf(", %d thread", threads)
+		if threads > 1 {
+			name += "s"
+		}
+	}
 	// Each output is a float32 dot product of length n over values in
 	// [-1, 1), accumulated in any order or blocking: its error is below
 	// n·eps32·1 ≈ n·6e-8; 1e-5·n leaves room and still catches a lost
@@ -507,19 +539,24 @@ func matMulWorkload(spec Spec) (Workload, error) {
 	if err := check(name, "gojit", out.Float32(), ref, atol, 0); err != nil {
 		return Workload{}, err
 	}
+	w := Workload{
+		Name: name, Inputs: ins, Sum: OutputSum(ref), Kind: KindMatMul, Shape: []int{n}, Bytes: 4 * int64(3*n*n+n), Elems: n * n, Floor: FloorNone,
+		Threads: threads, Systems: []System{{Name: "gojit", Run: run}},
+	}
+	if threads > 0 {
+		w.Peers = []string{"PyTorch"}
+		return w, nil
+	}
 	g := make([]float32, n*n)
 	gonumMatMulBiasRelu(g, a, b, bias, n)
 	if err := check(name, "gonum", g, ref, atol, 0); err != nil {
 		return Workload{}, err
 	}
-	return Workload{
-		Name: name, Inputs: ins, Sum: OutputSum(ref), Kind: KindMatMul, Shape: []int{n}, Bytes: 4 * int64(3*n*n+n), Elems: n * n, Floor: FloorNone,
-		Systems: []System{
-			{Name: "gojit", Run: run},
-			{Name: "Go loop", Run: loop(func() { MatMulBiasReluLoop(ref, a, b, bias, n, n) })},
-			{Name: "gonum", Note: "blas32", Run: loop(func() { gonumMatMulBiasRelu(g, a, b, bias, n) })},
-		},
-	}, nil
+	w.Systems = append(w.Systems,
+		System{Name: "Go loop", Run: loop(func() { MatMulBiasReluLoop(ref, a, b, bias, n, n) })},
+		System{Name: "gonum", Note: "blas32", Run: loop(func() { gonumMatMulBiasRelu(g, a, b, bias, n) })},
+	)
+	return w, nil
 }
 
 func mix20Workload(spec Spec) (Workload, error) {

@@ -3,6 +3,7 @@ package bench
 import (
 	"flag"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -25,8 +26,22 @@ func TestWorkloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := len(smallSpec.ChainSizes) + 5; len(ws) != want {
+	want := len(smallSpec.ChainSizes) + 5
+	if runtime.GOMAXPROCS(0) > 1 {
+		want++ // the matmul's one-thread line
+	}
+	if len(ws) != want {
 		t.Fatalf("%d workloads, want %d", len(ws), want)
+	}
+	for i, w := range ws {
+		if w.Threads == 0 {
+			continue
+		}
+		// The one-thread line follows the default matmul line and asks
+		// for the BLAS-based peers only.
+		if w.Kind != KindMatMul || w.Threads != 1 || i == 0 || ws[i-1].Kind != KindMatMul || !strings.HasSuffix(w.Name, ", 1 thread") || len(w.Peers) == 0 {
+			t.Errorf("one-thread line %d: %+v", i, w)
+		}
 	}
 	setBenchtime(t, "1x")
 	names := map[string]bool{}

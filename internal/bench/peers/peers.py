@@ -10,6 +10,9 @@ python3-numba, python3-numexpr, python3-torch). It reads a JSON spec on stdin, w
                     "shape": [4096, 1024],
                     "inputs": [{"shape": [4096, 1024], "seed": 4, "scale": 4}]}]}
 
+A workload may also list "systems", the peers to measure besides NumPy
+(the matmul's one-thread line: ["PyTorch"]); without it all of them run.
+
 and writes one JSON object on stdout: versions, the BLAS NumPy loaded, and
 for every workload and system its best time per call in nanoseconds and the
 checksum of its output (the Go side compares it with its own). Progress goes
@@ -402,9 +405,14 @@ def main():
         ref = KINDS[kind][0](*args)
         if ref.dtype != np.float32:
             raise SystemExit("%s: NumPy result is %s, not float32" % (wl["name"], ref.dtype))
+        # A workload may name the systems worth measuring (the matmul's
+        # one-thread line: the BLAS-based ones); NumPy always runs.
+        want = set(wl.get("systems") or ["Numba", "Numba parallel", "numexpr", "PyTorch"])
         systems = {"NumPy": lambda args=args: KINDS[kind][0](*args)}
         outs = {}
         for name, parallel in (("Numba", False), ("Numba parallel", True)):
+            if name not in want:
+                continue
             out = np.empty(KINDS[kind][2](shapes), dtype=np.float32)
             kern = numba_kernel(kind, parallel)
             t0 = time.perf_counter()
@@ -417,6 +425,8 @@ def main():
         targs = [torch.from_numpy(a) for a in args]
         for name, fn in (("numexpr", lambda args=args: ne_fn(*args)),
                          ("PyTorch", lambda targs=targs: pt_fn(*targs))):
+            if name not in want:
+                continue
             out = fn()
             out = out.numpy() if name == "PyTorch" else out
             if out.dtype != np.float32:
