@@ -1,6 +1,7 @@
 package lazy
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -683,4 +684,71 @@ func BenchmarkRecordOps(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkBatchSize measures what docs/lazy.md's batch-size table
+// reports, for batch sizes around DefaultBatchSize: a logistic-regression
+// loop (256x3 data, about 12 nodes a step, 200 steps that never read, then
+// one read of the weights) run once with empty kernel caches (cold-ms; its
+// kernels' build time is compile-ms, their number kernels) and then b.N
+// times warm (ns/op, one whole loop). The disk cache is off for the whole
+// benchmark, so that cold runs compile; it is restored afterwards.
+func BenchmarkBatchSize(b *testing.B) {
+	const n, d, steps, lr = 256, 3, 200, 0.5
+	X, y := make([]float32, n*d), make([]float32, n)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range X {
+		X[i] = float32(r.NormFloat64())
+	}
+	for i := range y {
+		y[i] = float32(r.IntN(2))
+	}
+	if err := gojit.ConfigureCache(gojit.CacheConfig{DisableDisk: true}); err != nil {
+		b.Fatal(err)
+	}
+	defer gojit.ConfigureCache(gojit.CacheConfig{})
+	for _, bs := range []int{16, 32, DefaultBatchSize, 128, 256} {
+		b.Run(fmt.Sprintf("batch=%d", bs), func(b *testing.B) {
+			c, err := NewContext(WithBatchSize(bs))
+			if err != nil {
+				b.Fatal(err)
+			}
+			loop := func() {
+				xs, ys := c.FromFloat32(X, n, d), c.FromFloat32(y, n, 1)
+				w := c.Full(gojit.Float32, 0, d, 1)
+				for range steps {
+					p := xs.MatMul(w).Sigmoid()
+					grad := xs.Transpose().MatMul(p.Sub(ys)).Mul(Scalar(1.0 / n))
+					w = w.Sub(grad.Mul(Scalar(lr)))
+				}
+				if _, err := w.Float32(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			forgetKernels()
+			before, start := Stats(), time.Now()
+			loop()
+			cold, after := time.Since(start), Stats()
+			b.ResetTimer()
+			for range b.N {
+				loop()
+			}
+			b.StopTimer()
+			// After the loop: ResetTimer drops metrics reported before it.
+			b.ReportMetric(float64(cold.Microseconds())/1e3, "cold-ms")
+			b.ReportMetric(float64((after.CompileTime-before.CompileTime).Microseconds())/1e3, "compile-ms")
+			b.ReportMetric(float64(after.CacheMisses-before.CacheMisses), "kernels")
+		})
+	}
+}
+
+// forgetKernels empties lazy's kernel cache and the engine's, so that the
+// next batches compile again.
+func forgetKernels() {
+	kcache.Lock()
+	clear(kcache.exact)
+	clear(kcache.shapeless)
+	kcache.recent = nil
+	kcache.Unlock()
+	gojit.PurgeCache()
 }
