@@ -248,15 +248,18 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			bu.pre = &bu.allocas
 			bbody := bu.emitBlocks(p, bp)
 			bname := fmt.Sprintf("%s.q%d", entry, gi)
-			fmt.Fprintf(&out, "; folds group %d's blocks\ndefine internal void @%s(", nest[0], bname)
-			var bargs []string
+			rt := regType(g.Node(bp.root).DType)
+			fmt.Fprintf(&out, "; folds one block of group %d's operand\ndefine internal %s @%s.b(", nest[0], rt, bname)
+			var bargs, params, fargs []string
 			for _, in := range bu.inputs {
-				fmt.Fprintf(&out, "ptr noalias readonly %s, ", bu.argName[in])
+				params = append(params, fmt.Sprintf("ptr noalias readonly %s", bu.argName[in]))
+				fargs = append(fargs, "ptr "+bu.argName[in])
 				bargs = append(bargs, fmt.Sprintf("ptr %%s%d", slot[in]))
 			}
-			out.WriteString("ptr noalias %part, i64 %start, i64 %end) #1 {\n")
-			out.WriteString(bbody)
-			out.WriteString("}\n\n")
+			fmt.Fprintf(&out, "%s, i64 %%row, i64 %%lo, i64 %%hi) #1 {\n%s}\n\n", strings.Join(params, ", "), bbody)
+			rows, cols, _ := blockShape(&group{unit: bu, p: p, g: g, root: bp.root}, g.Node(bp.root).Args[0])
+			fmt.Fprintf(&out, "; folds group %d's blocks\ndefine internal void @%s(%s, ptr noalias %%part, i64 %%start, i64 %%end) #1 {\n%s}\n\n",
+				nest[0], bname, strings.Join(params, ", "), blocksLoop(bname+".b", strings.Join(fargs, ", "), g.Node(bp.root).DType, rows, cols))
 			bargs = append(bargs, fmt.Sprintf("ptr %%sscr%d", bp.scrIdx))
 			args := strings.Join(bargs, ", ")
 			bg := Group{Extent: bp.blocks, Work: work(g, bp.root), Grain: 1, Nest: gi}
