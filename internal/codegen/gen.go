@@ -257,16 +257,19 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			bname := fmt.Sprintf("%s.q%d", entry, gi)
 			rt := regType(g.Node(bp.root).DType)
 			fmt.Fprintf(&out, "; folds one block of group %d's operand\ndefine internal %s @%s.b(", nest[0], rt, bname)
-			var bargs, params, fargs []string
+			// The operand's buffers, each followed by ", " (a constant
+			// operand has none).
+			var bargs []string
+			var params, fargs strings.Builder
 			for _, in := range bu.inputs {
-				params = append(params, fmt.Sprintf("ptr noalias readonly %s", bu.argName[in]))
-				fargs = append(fargs, "ptr "+bu.argName[in])
+				fmt.Fprintf(&params, "ptr noalias readonly %s, ", bu.argName[in])
+				fmt.Fprintf(&fargs, "ptr %s, ", bu.argName[in])
 				bargs = append(bargs, fmt.Sprintf("ptr %%s%d", slot[in]))
 			}
-			fmt.Fprintf(&out, "%s, i64 %%row, i64 %%lo, i64 %%hi) #1 {\n%s}\n\n", strings.Join(params, ", "), bbody)
+			fmt.Fprintf(&out, "%si64 %%row, i64 %%lo, i64 %%hi) #1 {\n%s}\n\n", params.String(), bbody)
 			rows, cols, _ := blockShape(&group{unit: bu, p: p, g: g, root: bp.root}, g.Node(bp.root).Args[0])
-			fmt.Fprintf(&out, "; folds group %d's blocks\ndefine internal void @%s(%s, ptr noalias %%part, i64 %%start, i64 %%end) #1 {\n%s}\n\n",
-				nest[0], bname, strings.Join(params, ", "), blocksLoop(bname+".b", strings.Join(fargs, ", "), g.Node(bp.root).DType, rows, cols))
+			fmt.Fprintf(&out, "; folds group %d's blocks\ndefine internal void @%s(%sptr noalias %%part, i64 %%start, i64 %%end) #1 {\n%s}\n\n",
+				nest[0], bname, params.String(), blocksLoop(bname+".b", fargs.String(), g.Node(bp.root).DType, rows, cols))
 			bargs = append(bargs, fmt.Sprintf("ptr %%sscr%d", bp.scrIdx))
 			args := strings.Join(bargs, ", ")
 			bg := Group{Extent: bp.blocks, Work: work(g, bp.root), Grain: 1, Nest: gi}
