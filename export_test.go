@@ -18,3 +18,8 @@ func SetForcedCollections(on bool) bool {
 	outputPool.noForce = !on
 	return old
 }
+
+// WithBackend forces every module's backend level, runtime.BackendQuick
+// or runtime.BackendFull (0: each module's own choice), to compare both
+// on one graph.
+func WithBackend(level int) Option { return func(c *config) { c.backend = level } }

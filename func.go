@@ -639,7 +639,7 @@ func (f *Func) build(e *entry, args []any) error {
 }
 
 func (f *Func) runtimeOptions() runtime.Options {
-	return runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel, FastMath: f.cfg.fastMath,
+	return runtime.Options{Interpret: f.cfg.interpret, OptLevel: f.cfg.optLevel, FastMath: f.cfg.fastMath, Backend: f.cfg.backend,
 		Passes: f.cfg.passes, Name: f.name}
 }
 

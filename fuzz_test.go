@@ -731,7 +731,20 @@ func checkFuzzProgram(t *testing.T, data []byte) {
 }
 
 func FuzzCompiledVsInterpreter(f *testing.F) {
-	seeds := [][]byte{
+	for _, s := range fuzzSeedInputs() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 256 {
+			data = data[:256]
+		}
+		checkFuzzProgram(t, data)
+	})
+}
+
+// fuzzSeedInputs returns FuzzCompiledVsInterpreter's seed programs.
+func fuzzSeedInputs() [][]byte {
+	return [][]byte{
 		// A raw Mean of int32 (a float32 sum in any order).
 		[]byte("02Z0\xf52"),
 		// A sum, then a concat of the sum with itself (the fuzzer once
@@ -787,16 +800,11 @@ func FuzzCompiledVsInterpreter(f *testing.F) {
 		// A take along an empty axis (every index out of range) and a
 		// scatter-add: the compiled gather once read the empty buffer.
 		[]byte("\x0100\x03\x030\t\xe0\x00\x01\x00\x01\xe1\x00\x00\x00\x03\xe6\x01\x00\x00\x00\x02"),
+		// A sum of a constant bool[2,40000]: a whole-array reduction in
+		// blocks whose operand reads no buffer (the blocks' function once
+		// got a parameter list starting with a comma).
+		[]byte("000079Z00%"),
 		// Long mixed program.
 		{2, 4, 6, 1, 3, 4, 2, 4, 7, 3, 1, 0, 0, 2, 5, 0, 1, 1, 3, 0, 4, 0, 1, 2, 6, 1, 1, 2, 0, 5, 1, 0x83, 7, 0, 0, 1, 6, 6, 1, 0, 0, 1, 0, 0, 2, 12, 1, 0, 0},
 	}
-	for _, s := range seeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 256 {
-			data = data[:256]
-		}
-		checkFuzzProgram(t, data)
-	})
 }

@@ -65,6 +65,7 @@ func (f *Func) Lower(args ...any) (*Lowered, error) {
 			head = "; ==== " + m.Label + "\n"
 		}
 		lo.Flat = m.Module.Flat // as the kernel was compiled
+		lo.QuickBackend = m.Module.Tiny
 		opt, err := llvm.OptimizedIR(m.Module.Entry+".ll", m.Module.Text, lo)
 		if err != nil {
 			return nil, err

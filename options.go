@@ -30,6 +30,9 @@ type config struct {
 	// recompileLimit is how many signatures a Func traces before it
 	// warns; <= 0 never warns.
 	recompileLimit int
+	// backend overrides the modules' backend level (runtime.Options.Backend);
+	// only tests set it (export_test.go).
+	backend int
 }
 
 // DefaultRecompileLimit is how many signatures a Func may trace before it

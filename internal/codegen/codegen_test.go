@@ -321,3 +321,44 @@ func TestForcedWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleTiny checks which modules take the quick backend
+// (Module.Tiny): static ones whose groups visit at most 64 elements in
+// all, counting a reduction's operand and a matmul's multiply-adds, and
+// no dynamic one.
+func TestModuleTiny(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"graph {\n  %0 = param 0 : f32[64]\n  %1 = exp %0 : f32[64]\n  return %1\n}", true},
+		{"graph {\n  %0 = param 0 : f32[65]\n  %1 = exp %0 : f32[65]\n  return %1\n}", false},
+		{"graph {\n  %0 = param 0 : f32[8,8]\n  %1 = reduce_sum %0 axes=[0,1] : f32[]\n  return %1\n}", true},
+		{"graph {\n  %0 = param 0 : f32[8,9]\n  %1 = reduce_sum %0 axes=[0,1] : f32[]\n  return %1\n}", false},
+		{"graph {\n  %0 = param 0 : f32[4,4]\n  %1 = matmul %0, %0 : f32[4,4]\n  return %1\n}", true},
+		{"graph {\n  %0 = param 0 : f32[4,5]\n  %1 = param 1 : f32[5,4]\n  %2 = matmul %0, %1 : f32[4,4]\n  return %2\n}", false},
+	} {
+		g, err := ir.Parse(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod, err := codegen.GenerateFor(passes.Fuse(g), "k_tiny", codegen.Target{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mod.Tiny != c.want {
+			t.Errorf("Tiny = %v, want %v for\n%s", mod.Tiny, c.want, c.text)
+		}
+	}
+	g, err := ir.Parse("graph {\n  %0 = param 0 : f32[4]\n  %1 = exp %0 : f32[4]\n  return %1\n}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := codegen.GenerateDynamic(passes.Fuse(g), "k_dyn", codegen.Target{}, &codegen.Dynamic{Size: 4, Axes: make([][]bool, len(g.Nodes)), Scale: make([]int, len(g.Nodes))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod.Tiny {
+		t.Error("a dynamic module is Tiny")
+	}
+}

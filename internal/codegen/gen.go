@@ -48,6 +48,13 @@ type Module struct {
 	// helper that needs the inliner), which LLVM compiles as well with a
 	// short pipeline as with default<O3> (llvm.Options.Flat).
 	Flat bool
+	// Tiny reports that one run of the module does little work: its
+	// groups visit at most tinyWork elements in all (matmul
+	// multiply-adds counted as elements), over static sizes. Such a
+	// kernel's run is mostly the call itself, so it is compiled with the
+	// backend at its O0 level (llvm.Options.QuickBackend), which takes
+	// about 3 ms less and computes the same bits.
+	Tiny bool
 	// Scratch lists the buffers the module needs besides its values
 	// (matmul_pack.go); args points to them after Slots and the error
 	// slot, in order.
@@ -248,15 +255,21 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 			bu.pre = &bu.allocas
 			bbody := bu.emitBlocks(p, bp)
 			bname := fmt.Sprintf("%s.q%d", entry, gi)
-			fmt.Fprintf(&out, "; folds group %d's blocks\ndefine internal void @%s(", nest[0], bname)
+			rt := regType(g.Node(bp.root).DType)
+			fmt.Fprintf(&out, "; folds one block of group %d's operand\ndefine internal %s @%s.b(", nest[0], rt, bname)
+			// The operand's buffers, each followed by ", " (a constant
+			// operand has none).
 			var bargs []string
+			var params, fargs strings.Builder
 			for _, in := range bu.inputs {
-				fmt.Fprintf(&out, "ptr noalias readonly %s, ", bu.argName[in])
+				fmt.Fprintf(&params, "ptr noalias readonly %s, ", bu.argName[in])
+				fmt.Fprintf(&fargs, "ptr %s, ", bu.argName[in])
 				bargs = append(bargs, fmt.Sprintf("ptr %%s%d", slot[in]))
 			}
-			out.WriteString("ptr noalias %part, i64 %start, i64 %end) #1 {\n")
-			out.WriteString(bbody)
-			out.WriteString("}\n\n")
+			fmt.Fprintf(&out, "%si64 %%row, i64 %%lo, i64 %%hi) #1 {\n%s}\n\n", params.String(), bbody)
+			rows, cols, _ := blockShape(&group{unit: bu, p: p, g: g, root: bp.root}, g.Node(bp.root).Args[0])
+			fmt.Fprintf(&out, "; folds group %d's blocks\ndefine internal void @%s(%sptr noalias %%part, i64 %%start, i64 %%end) #1 {\n%s}\n\n",
+				nest[0], bname, params.String(), blocksLoop(bname+".b", fargs.String(), g.Node(bp.root).DType, rows, cols))
 			bargs = append(bargs, fmt.Sprintf("ptr %%sscr%d", bp.scrIdx))
 			args := strings.Join(bargs, ", ")
 			bg := Group{Extent: bp.blocks, Work: work(g, bp.root), Grain: 1, Nest: gi}
@@ -424,8 +437,27 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 		used = slices.Compact(used)
 		fmt.Fprintf(&out, "\n@llvm.compiler.used = appending global [%d x ptr] [%s], section \"llvm.metadata\"\n", len(used), strings.Join(used, ", "))
 	}
-	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot, Scratch: scratch, Flat: flat}, nil
+	tiny := d == nil
+	total := 0
+	for _, gr := range groups {
+		total += gr.Work
+	}
+	tiny = tiny && total <= tinyWork
+	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot, Scratch: scratch, Flat: flat, Tiny: tiny}, nil
 }
+
+// tinyWork is the most elements a module may visit in one run and still
+// be Tiny. The backend's O0 level saves about 3 ms of CPU per compile
+// (BenchmarkCompileBackends: the 6-op function over 16 elements, 10.2 to
+// 7.2 ms with its first call), and its code is slower per element: in
+// alternating calls (BenchmarkTinyKernelCall) the 6-op function and the
+// 5-op chain cost the same within the noise over 16 elements (0.86-1.25x,
+// about 250 ns a call, mostly the call itself), 1.0-1.13x over 256 (up
+// to 60 ns more) and 1.2-1.5x over 1,000. At 64 elements a kernel thus
+// loses at most some 15 ns a call, 10^5 calls to lose the compile time
+// saved; every size a benchmark times is larger (the peer table's
+// smallest is 1,000 elements, GT2's 10,000), so none changes.
+const tinyWork = 64
 
 // mergeHelpers adds the declarations, attribute groups and kept
 // functions of f to the module's.

@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -99,8 +100,16 @@ func blockShape(gr *group, a ir.Value) (rows, cols, blocks int) {
 	return rows, cols, (rows + per - 1) / per
 }
 
-// emitBlocks writes the body of the function that folds each block of
-// [%start, %end) of bp's operand into %part[block].
+// emitBlocks writes the body of the function that folds one block of
+// bp's operand, columns [%lo, %hi) of row %row or whole rows [%lo, %hi)
+// (blockShape), and returns its partial result. The nest's function
+// (blocksLoop) computes each block's bounds and calls it. Kept apart
+// (noinline), the block's loop, which the vectorizer turns into a main
+// loop, an epilogue and a remainder, is neither nested in the loop over
+// blocks nor bounded by a minimum of that loop's variable: loop strength
+// reduction, which took 2.4-6.6 ms of the 20-30 a 300x300 sum's module
+// cost to compile with the loops nested, takes about 1.1 (-time-passes),
+// and the module compiles in 0.84x the time.
 func (u *unit) emitBlocks(p *passes.Plan, bp *blockPlan) string {
 	u.memo = map[string]string{}
 	u.block("entry")
@@ -115,7 +124,6 @@ func (u *unit) emitBlocks(p *passes.Plan, bp *blockPlan) string {
 	rows, cols, _ := blockShape(gr, a)
 	flat := rows == 1 && gr.flat(a)
 	acc := gr.alloca(t)
-	lb := gr.openLoop("%start", "%end")
 	gr.stmt("store %s %s, ptr %s", t, reduceInit(n.Op, el), acc)
 	// at computes the operand at row r (an operand row: its last axis),
 	// column c.
@@ -141,43 +149,59 @@ func (u *unit) emitBlocks(p *passes.Plan, bp *blockPlan) string {
 		gr.stmt("store %s %s, ptr %s", t, gr.fold(n.Op, el, cur, x, true), acc)
 	}
 	if cols >= reduceBlockElems {
-		per := (cols + reduceBlockElems - 1) / reduceBlockElems
-		row, c0 := "0", "0"
-		if rows > 1 {
-			row = gr.ins("udiv i64 %s, %d", lb.iv, per)
-			c0 = gr.ins("urem i64 %s, %d", lb.iv, per)
-		} else {
-			c0 = lb.iv
-		}
-		c0 = gr.ins("mul nuw nsw i64 %s, %d", c0, reduceBlockElems)
-		c1 := gr.ins("add nuw nsw i64 %s, %d", c0, reduceBlockElems)
-		over := gr.ins("icmp sgt i64 %s, %d", c1, cols)
-		c1 = gr.ins("select i1 %s, i64 %d, i64 %s", over, cols, c1)
-		l := gr.openLoop(c0, c1)
+		// Columns [%lo, %hi) of row %row.
+		l := gr.openLoop("%lo", "%hi")
 		l.interleave = wholeInterleave
-		fold(at(row, l.iv))
+		fold(at("%row", l.iv))
 		gr.closeLoop(l)
 	} else {
-		per := reduceBlockElems / cols
-		r0 := gr.ins("mul nuw nsw i64 %s, %d", lb.iv, per)
-		r1 := gr.ins("add nuw nsw i64 %s, %d", r0, per)
-		over := gr.ins("icmp sgt i64 %s, %d", r1, rows)
-		r1 = gr.ins("select i1 %s, i64 %d, i64 %s", over, rows, r1)
-		lr := gr.openLoop(r0, r1)
+		// Rows [%lo, %hi), whole.
+		lr := gr.openLoop("%lo", "%hi")
 		l := gr.openLoop("0", strconv.Itoa(cols))
 		l.interleave = wholeInterleave
 		fold(at(lr.iv, l.iv))
 		gr.closeLoop(l)
 		gr.closeLoop(lr)
 	}
-	gr.store(el, "%part", lb.iv, gr.ins("load %s, ptr %s", t, acc))
-	gr.closeLoop(lb)
-	u.stmt("ret void")
+	u.stmt("ret %s %s", t, gr.ins("load %s, ptr %s", t, acc))
 	body := u.b.String()
 	if u.allocas.Len() > 0 {
 		body = strings.Replace(body, "entry:\n", "entry:\n"+u.allocas.String(), 1)
 	}
 	return body
+}
+
+// blocksLoop returns the body of the nest's function: for each block of
+// [%start, %end) it computes the block's bounds, calls fn (emitBlocks's
+// function) with args (the operand's buffers, each followed by ", ") and
+// them, and stores the partial into %part. a is
+// the reduction's operand, seen by blockShape as rows of cols elements.
+func blocksLoop(fn, args string, dt ir.DType, rows, cols int) string {
+	var b strings.Builder
+	b.WriteString("entry:\n  %more = icmp slt i64 %start, %end\n  br i1 %more, label %body, label %exit\n")
+	b.WriteString("body:\n  %b = phi i64 [ %start, %entry ], [ %b.next, %body ]\n")
+	// Block b is columns [lo, hi) of row b/per, or rows [lo, hi).
+	n, per := cols, reduceBlockElems/max(cols, 1)
+	if cols >= reduceBlockElems {
+		per = (cols + reduceBlockElems - 1) / reduceBlockElems
+		if rows > 1 {
+			fmt.Fprintf(&b, "  %%row = udiv i64 %%b, %d\n  %%cb = urem i64 %%b, %d\n", per, per)
+		} else {
+			b.WriteString("  %row = add i64 0, 0\n  %cb = add i64 %b, 0\n")
+		}
+		fmt.Fprintf(&b, "  %%lo = mul nuw nsw i64 %%cb, %d\n  %%lo.n = add nuw nsw i64 %%lo, %d\n", reduceBlockElems, reduceBlockElems)
+	} else {
+		n = rows
+		fmt.Fprintf(&b, "  %%row = add i64 0, 0\n  %%lo = mul nuw nsw i64 %%b, %d\n  %%lo.n = add nuw nsw i64 %%lo, %d\n", per, per)
+	}
+	fmt.Fprintf(&b, "  %%over = icmp sgt i64 %%lo.n, %d\n  %%hi = select i1 %%over, i64 %d, i64 %%lo.n\n", n, n)
+	t := regType(dt)
+	fmt.Fprintf(&b, "  %%v = call %s @%s(%si64 %%row, i64 %%lo, i64 %%hi)\n", t, fn, args)
+	fmt.Fprintf(&b, "  %%p = getelementptr inbounds %s, ptr %%part, i64 %%b\n", t)
+	fmt.Fprintf(&b, "  store %s %%v, ptr %%p\n", t)
+	b.WriteString("  %b.next = add nuw nsw i64 %b, 1\n  %again = icmp slt i64 %b.next, %end\n  br i1 %again, label %body, label %exit\n")
+	b.WriteString("exit:\n  ret void\n")
+	return b.String()
 }
 
 // emitCombine folds the partials of a reduction computed in blocks

@@ -308,15 +308,18 @@ func compile(name, ir string, opt Options, kind C.int) ([]byte, StageTimes, erro
 	}
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
-	flat := 0
+	flat, quick := 0, 0
 	if opt.Flat {
 		flat = 1
+	}
+	if opt.QuickBackend {
+		quick = 1
 	}
 	// The IR is passed in place: string bytes hold no Go pointers, and
 	// the C side copies them before returning.
 	var res C.gojit_result
 	rc := C.gojit_compile(cname, (*C.char)(unsafe.Pointer(unsafe.StringData(ir))),
-		C.size_t(len(ir)), C.int(opt.OptLevel), C.int(flat), kind, &res)
+		C.size_t(len(ir)), C.int(opt.OptLevel), C.int(flat), C.int(quick), kind, &res)
 	defer C.free(unsafe.Pointer(res.data))
 	if rc != 0 {
 		msg := C.GoString(res.err)

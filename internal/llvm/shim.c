@@ -111,8 +111,16 @@ static int diag_failed(diag_state *st, const char *stage, gojit_result *res) {
 	return 1;
 }
 
-static LLVMCodeGenOptLevel codegen_level(int opt) {
-	switch (opt) {
+// backend_level is the TargetMachine's level for an optimization level
+// and the quick flag, which is also the index of its pool below.
+static int backend_level(int opt, int quick) {
+	if (quick || opt <= 0)
+		return 0;
+	return opt == 1 ? 1 : 2;
+}
+
+static LLVMCodeGenOptLevel codegen_level(int lv) {
+	switch (lv) {
 	case 0:
 		return LLVMCodeGenLevelNone;
 	case 1:
@@ -204,15 +212,14 @@ static int late_inline(LLVMModuleRef mod) {
 // the next that changes the code (the subtarget it caches is a function of
 // the CPU and features, which are the host's for every module). So
 // compiles borrow one from a small pool per optimization level and give it
-// back; at most tm_pool_max idle ones are kept per level (one per thread
-// that compiles at once, in practice).
-enum { tm_levels = 4, tm_pool_max = 8 };
+// back; at most tm_pool_max idle ones are kept per backend level (one per
+// thread that compiles at once, in practice).
+enum { tm_levels = 3, tm_pool_max = 8 };
 static pthread_mutex_t tm_mu = PTHREAD_MUTEX_INITIALIZER;
 static LLVMTargetMachineRef tm_pool[tm_levels][tm_pool_max];
 static int tm_idle[tm_levels];
 
-static LLVMTargetMachineRef take_tm(LLVMTargetRef target, int opt) {
-	int lv = opt < 0 ? 0 : opt >= tm_levels ? tm_levels - 1 : opt;
+static LLVMTargetMachineRef take_tm(LLVMTargetRef target, int lv) {
 	LLVMTargetMachineRef tm = NULL;
 	pthread_mutex_lock(&tm_mu);
 	if (tm_idle[lv] > 0)
@@ -221,12 +228,11 @@ static LLVMTargetMachineRef take_tm(LLVMTargetRef target, int opt) {
 	if (tm)
 		return tm;
 	return LLVMCreateTargetMachine(target, host_triple, host_cpu,
-				       host_features, codegen_level(opt),
+				       host_features, codegen_level(lv),
 				       LLVMRelocPIC, LLVMCodeModelSmall);
 }
 
-static void give_tm(LLVMTargetMachineRef tm, int opt) {
-	int lv = opt < 0 ? 0 : opt >= tm_levels ? tm_levels - 1 : opt;
+static void give_tm(LLVMTargetMachineRef tm, int lv) {
 	pthread_mutex_lock(&tm_mu);
 	if (tm_idle[lv] < tm_pool_max) {
 		tm_pool[lv][tm_idle[lv]++] = tm;
@@ -275,7 +281,8 @@ static int64_t thread_ns(void) {
 
 static int compile_module(LLVMContextRef ctx, diag_state *diag,
 			  const char *name, const char *ir, size_t irlen,
-			  int opt, int flat, int kind, gojit_result *res) {
+			  int opt, int flat, int quick, int kind,
+			  gojit_result *res) {
 	char *msg = NULL;
 	int64_t t0 = thread_ns();
 
@@ -294,6 +301,7 @@ static int compile_module(LLVMContextRef ctx, diag_state *diag,
 
 	int rc = 1;
 	LLVMTargetMachineRef tm = NULL;
+	int lv = backend_level(opt, quick);
 	LLVMPassBuilderOptionsRef pbo = NULL;
 
 	// Optimization passes and the backend assume valid IR and hit
@@ -317,7 +325,7 @@ static int compile_module(LLVMContextRef ctx, diag_state *diag,
 	}
 	if (msg)
 		LLVMDisposeMessage(msg);
-	tm = take_tm(target, opt);
+	tm = take_tm(target, lv);
 	if (!tm) {
 		res->err = xprintf("target: cannot create target machine for "
 				   "%s (%s)",
@@ -378,12 +386,12 @@ out:
 		LLVMDisposePassBuilderOptions(pbo);
 	LLVMDisposeModule(mod);
 	if (tm)
-		give_tm(tm, opt);
+		give_tm(tm, lv);
 	return rc;
 }
 
 int gojit_compile(const char *name, const char *ir, size_t irlen, int opt,
-		  int flat, int kind, gojit_result *res) {
+		  int flat, int quick, int kind, gojit_result *res) {
 	ensure_init();
 	memset(res, 0, sizeof *res);
 	if (!ir)
@@ -394,7 +402,8 @@ int gojit_compile(const char *name, const char *ir, size_t irlen, int opt,
 	diag_state diag = {0};
 	LLVMContextRef ctx = LLVMContextCreate();
 	LLVMContextSetDiagnosticHandler(ctx, diag_handler, &diag);
-	int rc = compile_module(ctx, &diag, name, ir, irlen, opt, flat, kind, res);
+	int rc = compile_module(ctx, &diag, name, ir, irlen, opt, flat, quick,
+				kind, res);
 	LLVMContextDispose(ctx);
 	free(diag.first_error);
 	return rc;

@@ -39,9 +39,10 @@ const char *gojit_host_cpu_features(void);
 
 // Returns 0 on success; on failure res->err holds "stage: message".
 // flat asks for the short pipeline of flat elementwise modules (at opt 2
-// and 3; see Options.Flat).
+// and 3; see Options.Flat); quick for the backend at its O0 level (see
+// Options.QuickBackend).
 int gojit_compile(const char *name, const char *ir, size_t irlen, int opt,
-		  int flat, int kind, gojit_result *res);
+		  int flat, int quick, int kind, gojit_result *res);
 
 // Creates the process-wide JIT; on failure returns NULL and sets *err.
 LLVMOrcLLJITRef gojit_jit_create(char **err);

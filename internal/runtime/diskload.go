@@ -41,7 +41,7 @@ func compile(g *ir.Graph, plan *passes.Plan, sig [32]byte, opt Options, disk *di
 			return e, nil
 		}
 	}
-	obj, err := llvm.Compile(mod.Entry+".ll", mod.Text, llvm.Options{OptLevel: opt.OptLevel, Flat: mod.Flat})
+	obj, err := llvm.Compile(mod.Entry+".ll", mod.Text, llvm.Options{OptLevel: opt.OptLevel, Flat: mod.Flat, QuickBackend: mod.Tiny})
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +71,22 @@ func (opt Options) module(plan *passes.Plan, entry string) (*codegen.Module, [32
 	if opt.FastMath {
 		mod.Text = fastMath(mod.Text)
 	}
-	modHash := sha256.Sum256([]byte(mod.Text))
-	if mod.Flat { // compiled with another pipeline (llvm.Options.Flat)
-		modHash = sha256.Sum256([]byte(mod.Text + "\x00flat"))
+	switch opt.Backend {
+	case BackendQuick:
+		mod.Tiny = true
+	case BackendFull:
+		mod.Tiny = false
 	}
+	// A module compiled with another pipeline (llvm.Options.Flat) or
+	// backend level (QuickBackend) hashes differently.
+	suffix := ""
+	if mod.Flat {
+		suffix += "\x00flat"
+	}
+	if mod.Tiny {
+		suffix += "\x00quick"
+	}
+	modHash := sha256.Sum256([]byte(mod.Text + suffix))
 	return mod, modHash, nil
 }
 
@@ -265,6 +277,7 @@ func encodeLayout(m *codegen.Module) []byte {
 	str(m.RangeEntry)
 	num(m.ErrorSlot)
 	flag(m.Flat)
+	flag(m.Tiny)
 	num(len(m.Slots))
 	for _, v := range m.Slots {
 		num(int(v))
@@ -327,6 +340,7 @@ func decodeLayout(b []byte, g *ir.Graph, p *passes.Plan) (*codegen.Module, error
 	m := &codegen.Module{Entry: str(), RangeEntry: str()}
 	m.ErrorSlot = num(-1, maxInt)
 	m.Flat = flag()
+	m.Tiny = flag()
 	for range num(0, len(b)) {
 		m.Slots = append(m.Slots, ir.Value(num(0, len(g.Nodes)-1)))
 	}

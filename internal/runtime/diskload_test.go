@@ -107,7 +107,7 @@ func TestLayoutCoversModule(t *testing.T) {
 	for f := range reflect.TypeFor[codegen.Module]().Fields() {
 		fields = append(fields, f.Name)
 	}
-	want := []string{"Text", "Entry", "Slots", "RangeEntry", "Groups", "ErrorSlot", "Flat", "Scratch"}
+	want := []string{"Text", "Entry", "Slots", "RangeEntry", "Groups", "ErrorSlot", "Flat", "Tiny", "Scratch"}
 	if !slices.Equal(fields, want) {
 		t.Errorf("codegen.Module has fields %v; encodeLayout carries %v (and not Text)", fields, want)
 	}

@@ -53,6 +53,10 @@ type Options struct {
 	// codegen.Target), as on a host without AVX-512. Tests use it to
 	// check both forms of the code on one machine.
 	Portable bool
+	// Backend overrides the module's choice of backend level
+	// (codegen.Module.Tiny): BackendQuick or BackendFull; the zero value
+	// lets the module choose. Tests use it to compare both on one graph.
+	Backend int
 
 	// streamBytes overrides the host's streaming-store threshold
 	// (codegen.Target.StreamBytes) when nonzero; benchmarks set it.
@@ -63,6 +67,12 @@ type Options struct {
 	// sets it.
 	dynamic *codegen.Dynamic
 }
+
+// Backend levels for Options.Backend.
+const (
+	BackendQuick = 1 // the backend at its O0 level (llvm.Options.QuickBackend)
+	BackendFull  = 2 // the backend at the optimization level's own
+)
 
 // target is the code generator's target for opt on this host.
 func (opt Options) target() codegen.Target {
@@ -649,6 +659,9 @@ func Signature(g *ir.Graph, opt Options) [32]byte {
 	// without fmt on a fresh process's first kernel.
 	h.Write([]byte(Version + "\x00O" + strconv.Itoa(opt.OptLevel) + "\x00fast-math=" + strconv.FormatBool(opt.FastMath) +
 		"\x00" + opt.target().String() + "\x00" + hostIdentity() + "\x00llvm " + llvmVersion() + "\x00"))
+	if opt.Backend != 0 {
+		h.Write([]byte("backend=" + strconv.Itoa(opt.Backend) + "\x00"))
+	}
 	h.Write([]byte(ir.Print(g, false)))
 	var sig [32]byte
 	h.Sum(sig[:0])
