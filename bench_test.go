@@ -34,8 +34,15 @@ func BenchmarkCallOverhead(b *testing.B) {
 	run(b)
 }
 
-// BenchmarkColdCompile traces and compiles a new 6-op function per op.
-func BenchmarkColdCompile(b *testing.B) { bench.ColdCompile()(b) }
+// BenchmarkColdCompile traces, compiles and first calls a new 6-op
+// function per op, over 16 elements (issue 15's case; a Tiny module,
+// quick backend) and 1,024 (the full backend). Run it with
+// GOJIT_CACHE=off, or the disk cache's writes are counted too.
+func BenchmarkColdCompile(b *testing.B) {
+	for _, n := range []int{16, 1024} {
+		b.Run(fmt.Sprintf("n=%d", n), bench.ColdCompile(n))
+	}
+}
 
 // BenchmarkCallAllocating compares the natural loop, `out, _ := f.Call(x)`
 // every iteration with nothing else, against CallInto a preallocated

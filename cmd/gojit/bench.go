@@ -171,7 +171,10 @@ func runBench(o *benchOpts, sizes []int, stdout, stderr io.Writer) int {
 		return fail(stderr, "bench", err)
 	}
 	rows = append(rows, benchRow{Workload: "call overhead (cached CallInto, 3×16 f32)", GojitNs: measure("call overhead", overhead)})
-	rows = append(rows, benchRow{Workload: "cold compile (trace + compile, 6 ops)", GojitNs: measure("cold compile", bench.ColdCompile())})
+	for _, n := range []int{16, 1024} {
+		name := fmt.Sprintf("cold compile (trace + compile + first call, 6 ops over %d f32)", n)
+		rows = append(rows, benchRow{Workload: name, GojitNs: measure(name, bench.ColdCompile(n))})
+	}
 	fmt.Fprintf(stderr, "done in %s\n", fmtDur(time.Since(start)))
 
 	note := fmt.Sprintf("Figures are from one run: each side's best of %d interleaved rounds (testing.Benchmark, benchtime %s) on a possibly shared machine; treat differences under ~10%% as noise.", rounds, o.benchtime)

@@ -4,6 +4,8 @@
 // checks its result against.
 package startup
 
+import "math"
+
 // N is the number of elements the function runs over.
 const N = 1000
 
@@ -42,4 +44,25 @@ func abs(x float32) float32 {
 		return -x
 	}
 	return x
+}
+
+// SmallN is the number of elements of the small function: issue 15's
+// cold-compile case, 6 ops over 16 elements, the function of
+// BenchmarkColdCompile.
+const SmallN = 16
+
+// PlainSmall computes the small function, sqrt(max(exp((x+y)*x - k), y)),
+// in a Go loop, each operation rounded to float32 (exp in float64 and
+// then rounded, which the compiled exp may differ from in the last
+// place).
+func PlainSmall(a, b []float32, k float32, out []float32) {
+	for i := range out {
+		x, y := a[i], b[i]
+		t := float32(x + y)
+		t = float32(t * x)
+		t = float32(t - k)
+		t = float32(math.Exp(float64(t)))
+		t = max(t, y)
+		out[i] = float32(math.Sqrt(float64(t)))
+	}
 }
