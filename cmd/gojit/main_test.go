@@ -240,7 +240,7 @@ func TestBench(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("bench -json output is not a JSON array: %v\n%s", err, out)
 	}
-	if len(rows) != 4 || rows[0].Workload != "chain5/n=500" || rows[0].Ratio <= 0 || rows[3].GojitNs <= 0 {
+	if len(rows) != 5 || rows[0].Workload != "chain5/n=500" || rows[0].Ratio <= 0 || rows[3].GojitNs <= 0 || rows[4].GojitNs <= 0 {
 		t.Errorf("unexpected rows: %+v", rows)
 	}
 }
