@@ -49,11 +49,15 @@ type Module struct {
 	// short pipeline as with default<O3> (llvm.Options.Flat).
 	Flat bool
 	// Tiny reports that one run of the module does little work: its
-	// groups visit at most tinyWork elements in all (matmul
-	// multiply-adds counted as elements), over static sizes. Such a
-	// kernel's run is mostly the call itself, so it is compiled with the
-	// backend at its O0 level (llvm.Options.QuickBackend), which takes
-	// about 3 ms less and computes the same bits.
+	// groups visit at most tinyWork elements in all (a reduction's
+	// operand, a matmul's multiply-adds and a scatter's updates counted),
+	// over static sizes. Such a kernel's run is mostly the call itself,
+	// so it is compiled with the backend at its O0 level
+	// (llvm.Options.QuickBackend), which takes about 3 ms less and
+	// computes the same bits (unless fast-math flags let the full
+	// backend contract a multiply and an add the quick one leaves apart).
+	// Each region of a cond or while is a module of its own, Tiny by the
+	// same rule whatever the loop's trip count.
 	Tiny bool
 	// Scratch lists the buffers the module needs besides its values
 	// (matmul_pack.go); args points to them after Slots and the error
@@ -441,6 +445,13 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 	total := 0
 	for _, gr := range groups {
 		total += gr.Work
+	}
+	// A scatter's Work is its result's size; it also visits every update
+	// (a few elements can take a million updates).
+	for _, r := range p.Roots {
+		if n := g.Node(r); n.Op.Kind() == ir.KindScatter {
+			total += g.Node(n.Args[2]).Shape.Size()
+		}
 	}
 	tiny = tiny && total <= tinyWork
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot, Scratch: scratch, Flat: flat, Tiny: tiny}, nil
