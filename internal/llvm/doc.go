@@ -187,7 +187,7 @@
 //
 // Tiering (a quick compile first, a full one in the background once a
 // kernel is hot) would reach larger kernels, including the 1,024-element
-// function of BenchmarkColdCompile and the first compile of a fresh
+// function of BenchmarkColdCompile/n=1024 and the first compile of a fresh
 // process; it is not built: on two vCPUs the background compile competes
 // with the caller, and swapping a live kernel's code needs the runtime's
 // executables to be replaceable while calls are in flight.
