@@ -95,6 +95,13 @@ var dynamicCases = []struct {
 		[]dynArg{{gojit.Int32, []int{B, 20}}, {gojit.Int32, []int{20, 40}}}, [][2]int{{0, 0}}, nil, false},
 	{"matmul_narrow", func(x, w *gojit.Tensor) *gojit.Tensor { return x.MatMul(w) },
 		[]dynArg{f32(B, 5), f32(5, 4)}, [][2]int{{0, 0}}, nil, false},
+	// Narrow tails as dot products (dotTail) whose K ends in a partial
+	// vector read with a masked load: one column right of two panels'
+	// worth of vectors, and right of one float64 vector with K below two.
+	{"matmul_dot_tail", func(x, w *gojit.Tensor) *gojit.Tensor { return x.MatMul(w) },
+		[]dynArg{f32(B, 17), f32(17, 33)}, [][2]int{{0, 0}}, nil, false},
+	{"matmul_dot_tail_f64", func(x, w *gojit.Tensor) *gojit.Tensor { return x.MatMul(w) },
+		[]dynArg{{gojit.Float64, []int{B, 15}}, {gojit.Float64, []int{15, 9}}}, [][2]int{{0, 0}}, nil, false},
 	{"dense_relu", func(x, w, b *gojit.Tensor) *gojit.Tensor { return x.MatMul(w).Add(b).Relu() },
 		[]dynArg{f32(B, 64), f32(64, 40), f32(40)}, [][2]int{{0, 0}}, nil, false},
 	{"mlp", func(x, w1, b1, w2, b2 *gojit.Tensor) *gojit.Tensor {

@@ -95,3 +95,48 @@ func TestMatMulTailNextRowInf(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffMatMulEdgeShapes compares products at the edges of the
+// kernel's vectors (16 float32 or 8 float64 lanes) and row tiles against
+// the interpreter, within matmul's bound: M, K and N of 1, 15, 16, 17, 31
+// and 33 and K = 0, with a bias epilogue, batched too. Among them are
+// the narrow column tails computed as dot products along k (dotTail)
+// whose last vector of k is read with a masked load (N = 17 and 33, and
+// 9 float64, with K = 15, 17, 31, 33): K below one vector (the masked
+// load alone) and above (whole vectors, then the masked load).
+func TestDiffMatMulEdgeShapes(t *testing.T) {
+	type shape struct{ b, m, k, n int }
+	var shapes []shape
+	ms := []int{1, 15, 17}
+	if testing.Short() {
+		ms = []int{17}
+	}
+	for _, m := range ms {
+		for _, k := range []int{0, 1, 15, 16, 17, 31, 33} {
+			for _, n := range []int{1, 9, 15, 16, 17, 31, 33} {
+				shapes = append(shapes, shape{1, m, k, n})
+			}
+		}
+	}
+	for _, k := range []int{0, 15, 17, 33} {
+		for _, n := range []int{17, 33} {
+			shapes = append(shapes, shape{2, 13, k, n})
+		}
+	}
+	for _, dt := range []gojit.DType{gojit.Float32, gojit.Float64} {
+		for _, s := range shapes {
+			t.Run(fmt.Sprintf("%s_b%d_m%d_k%d_n%d", dt, s.b, s.m, s.k, s.n), func(t *testing.T) {
+				t.Parallel()
+				d := dcase{name: "bias", f: func(in []*gojit.Tensor) *gojit.Tensor { return in[0].MatMul(in[1]).Add(in[2]) },
+					bound: func(in []*gojit.Tensor) *gojit.Tensor { return matmulAddBound(in[0], in[1], in[2]) }}
+				lead := func(d ...int) []int {
+					if s.b > 1 {
+						return append([]int{s.b}, d...)
+					}
+					return d
+				}
+				checkDiff(t, []dcase{d}, randArray(dt, 4001, 0.02, lead(s.m, s.k)...), randArray(dt, 4002, 0.02, lead(s.k, s.n)...), randArray(dt, 4003, 0.02, s.n))
+			})
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gojit/gojit"
 )
 
 var concurrentRuns atomic.Int64
@@ -101,5 +103,38 @@ func TestConcurrentMissCompilesOnce(t *testing.T) {
 	}
 	if m := Stats().CacheMisses - before.CacheMisses; m != 1 {
 		t.Fatalf("%d misses for one batch needed by %d Contexts at once, want 1", m, workers)
+	}
+}
+
+// TestSharedFastTensorAcrossGoroutines shares a pending tensor of a fast
+// path, whose core tensor is made by the first method that needs one
+// (Tensor.core), and a weak scalar, made without locking, between
+// goroutines of one Context; under -race it checks that neither is
+// written unlocked.
+func TestSharedFastTensorAcrossGoroutines(t *testing.T) {
+	c := newCtx(t)
+	x := c.FromFloat32([]float32{1, 2, 3, 4}, 4)
+	y := x.Add(x) // pending, recorded by the fast path
+	s := Scalar(0.5)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if dt, sh := y.DType(), y.Shape(); dt != gojit.Float32 || len(sh) != 1 || sh[0] != 4 {
+				errs <- fmt.Errorf("goroutine %d: %s%v, want float32[4]", g, dt, sh)
+				return
+			}
+			v, err := y.Mul(s).Add(Scalar(float64(g))).Sum().Item()
+			if want := 10 + 4*float64(g); err != nil || v != want {
+				errs <- fmt.Errorf("goroutine %d: %v, %v; want %v", g, v, err, want)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

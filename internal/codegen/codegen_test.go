@@ -324,8 +324,8 @@ func TestForcedWidth(t *testing.T) {
 
 // TestModuleTiny checks which modules take the quick backend
 // (Module.Tiny): static ones whose groups visit at most 64 elements in
-// all, counting a reduction's operand and a matmul's multiply-adds, and
-// no dynamic one.
+// all, counting a reduction's operand, a matmul's multiply-adds and a
+// scatter's updates, and no dynamic one.
 func TestModuleTiny(t *testing.T) {
 	for _, c := range []struct {
 		text string
@@ -337,6 +337,9 @@ func TestModuleTiny(t *testing.T) {
 		{"graph {\n  %0 = param 0 : f32[8,9]\n  %1 = reduce_sum %0 axes=[0,1] : f32[]\n  return %1\n}", false},
 		{"graph {\n  %0 = param 0 : f32[4,4]\n  %1 = matmul %0, %0 : f32[4,4]\n  return %1\n}", true},
 		{"graph {\n  %0 = param 0 : f32[4,5]\n  %1 = param 1 : f32[5,4]\n  %2 = matmul %0, %1 : f32[4,4]\n  return %2\n}", false},
+		// A scatter into 8 elements visits its updates too.
+		{"graph {\n  %0 = param 0 : f32[8]\n  %1 = param 1 : i64[16]\n  %2 = param 2 : f32[16]\n  %3 = scatter_add %0, %1, %2 axes=[0] : f32[8]\n  return %3\n}", true},
+		{"graph {\n  %0 = param 0 : f32[8]\n  %1 = param 1 : i64[1000]\n  %2 = param 2 : f32[1000]\n  %3 = scatter_add %0, %1, %2 axes=[0] : f32[8]\n  return %3\n}", false},
 	} {
 		g, err := ir.Parse(c.text)
 		if err != nil {

@@ -49,11 +49,15 @@ type Module struct {
 	// short pipeline as with default<O3> (llvm.Options.Flat).
 	Flat bool
 	// Tiny reports that one run of the module does little work: its
-	// groups visit at most tinyWork elements in all (matmul
-	// multiply-adds counted as elements), over static sizes. Such a
-	// kernel's run is mostly the call itself, so it is compiled with the
-	// backend at its O0 level (llvm.Options.QuickBackend), which takes
-	// about 3 ms less and computes the same bits.
+	// groups visit at most tinyWork elements in all (a reduction's
+	// operand, a matmul's multiply-adds and a scatter's updates counted),
+	// over static sizes. Such a kernel's run is mostly the call itself,
+	// so it is compiled with the backend at its O0 level
+	// (llvm.Options.QuickBackend), which takes about 3 ms less and
+	// computes the same bits (unless fast-math flags let the full
+	// backend contract a multiply and an add the quick one leaves apart).
+	// Each region of a cond or while is a module of its own, Tiny by the
+	// same rule whatever the loop's trip count.
 	Tiny bool
 	// Scratch lists the buffers the module needs besides its values
 	// (matmul_pack.go); args points to them after Slots and the error
@@ -442,6 +446,13 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 	for _, gr := range groups {
 		total += gr.Work
 	}
+	// A scatter's Work is its result's size; it also visits every update
+	// (a few elements can take a million updates).
+	for _, r := range p.Roots {
+		if n := g.Node(r); n.Op.Kind() == ir.KindScatter {
+			total += g.Node(n.Args[2]).Shape.Size()
+		}
+	}
 	tiny = tiny && total <= tinyWork
 	return &Module{Text: out.String(), Entry: entry, Slots: slots, RangeEntry: rangeEntry, Groups: groups, ErrorSlot: errSlot, Scratch: scratch, Flat: flat, Tiny: tiny}, nil
 }
@@ -455,8 +466,10 @@ func generate(p *passes.Plan, entry string, t Target, d *Dynamic, split func(int
 // about 250 ns a call, mostly the call itself), 1.0-1.13x over 256 (up
 // to 60 ns more) and 1.2-1.5x over 1,000. At 64 elements a kernel thus
 // loses at most some 15 ns a call, 10^5 calls to lose the compile time
-// saved; every size a benchmark times is larger (the peer table's
-// smallest is 1,000 elements, GT2's 10,000), so none changes.
+// saved. No benchmark of a call's run time is that small (the peer
+// table's smallest is 1,000 elements, GT2's 10,000); the cold-compile
+// case over 16 elements (BenchmarkColdCompile/n=16) is Tiny, and times
+// the compile.
 const tinyWork = 64
 
 // mergeHelpers adds the declarations, attribute groups and kept

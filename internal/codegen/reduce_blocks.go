@@ -174,8 +174,9 @@ func (u *unit) emitBlocks(p *passes.Plan, bp *blockPlan) string {
 // blocksLoop returns the body of the nest's function: for each block of
 // [%start, %end) it computes the block's bounds, calls fn (emitBlocks's
 // function) with args (the operand's buffers, each followed by ", ") and
-// them, and stores the partial into %part. a is
-// the reduction's operand, seen by blockShape as rows of cols elements.
+// them, and stores the partial, of type dt, into %part. rows and cols
+// are the reduction's operand as blockShape sees it: rows of cols
+// elements.
 func blocksLoop(fn, args string, dt ir.DType, rows, cols int) string {
 	var b strings.Builder
 	b.WriteString("entry:\n  %more = icmp slt i64 %start, %end\n  br i1 %more, label %body, label %exit\n")

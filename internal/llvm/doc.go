@@ -177,13 +177,17 @@
 // level contracts or reassociates floating-point operations the IR does
 // not allow, since the IR carries no fast-math flags and asks for FMAs
 // only through fmuladd (TestQuickBackendSameBits compiles 160 fuzz
-// programs at both levels and compares every result). The code is slower
+// programs at both levels and compares every result). With fast-math
+// (gojit.WithFastMath) the IR's "fast" flags allow contraction, which
+// the full backend's combiner does and FastISel does not: x*y+z over 16
+// float32 then differs in the last bit in some elements between the
+// levels. The code is slower
 // per element (1.2-1.5x over 1,000 elements), which is why the bound is
 // small. TargetMachines are pooled per backend level (O0, O1, O2/O3).
 //
 // Tiering (a quick compile first, a full one in the background once a
 // kernel is hot) would reach larger kernels, including the 1,024-element
-// function of BenchmarkColdCompile and the first compile of a fresh
+// function of BenchmarkColdCompile/n=1024 and the first compile of a fresh
 // process; it is not built: on two vCPUs the background compile competes
 // with the caller, and swapping a live kernel's code needs the runtime's
 // executables to be replaceable while calls are in flight.

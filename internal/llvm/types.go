@@ -37,11 +37,14 @@ type Options struct {
 	// about 3.5x less emission time (the 6-op function over 16 elements:
 	// 4.8 to 1.4 ms of CPU) for code that runs 1.2-1.5x slower over
 	// 1,000 elements. It is meant for kernels whose run is mostly the
-	// call itself (codegen.Module.Tiny). The results are the same bits:
-	// the backend at any level only selects instructions for the IR's
-	// operations, and neither level contracts or reassociates
-	// floating-point operations the IR does not allow (no fast-math
-	// flags, FMA contraction only where the IR asks for fmuladd).
+	// call itself (codegen.Module.Tiny). The results are the same bits
+	// for IR without fast-math flags: the backend at any level only
+	// selects instructions for the IR's operations, and neither level
+	// contracts or reassociates floating-point operations the IR does
+	// not allow (FMA contraction only where the IR asks for fmuladd).
+	// Where the IR allows contraction ("fast" or "contract" flags), the
+	// full backend fuses a multiply and an add that the quick one keeps
+	// apart.
 	QuickBackend bool
 }
 

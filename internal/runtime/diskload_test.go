@@ -16,9 +16,20 @@ import (
 )
 
 // layoutGraphs cover every part of a module's layout: a flat module, a
-// large one with a range entry, an error slot, and a matmul's scratch.
+// large one with a range entry, an error slot, a matmul's scratch, and
+// a Tiny module that is not flat.
 var layoutGraphs = map[string]string{
 	"large": largeGraph,
+	"flat": `graph {
+  %0 = param 0 : f32[100000]
+  %1 = exp %0 : f32[100000]
+  return %1
+}`,
+	"tiny": `graph {
+  %0 = param 0 : f32[8,8]
+  %1 = reduce_sum %0 axes=[1] : f32[8]
+  return %1
+}`,
 	"index": `graph {
   %0 = param 0 : f32[1000,64]
   %1 = param 1 : i64[4000]
@@ -68,6 +79,8 @@ func TestLayoutRoundTrip(t *testing.T) {
 			seen["range"] = seen["range"] || mod.RangeEntry != ""
 			seen["error"] = seen["error"] || mod.ErrorSlot >= 0
 			seen["scratch"] = seen["scratch"] || len(mod.Scratch) > 0
+			seen["flat"] = seen["flat"] || mod.Flat && !mod.Tiny
+			seen["tiny"] = seen["tiny"] || mod.Tiny && !mod.Flat
 			b := encodeLayout(mod)
 			got, err := decodeLayout(b, g, plan)
 			if err != nil {
@@ -92,7 +105,7 @@ func TestLayoutRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	for _, part := range []string{"range", "error", "scratch"} {
+	for _, part := range []string{"range", "error", "scratch", "flat", "tiny"} {
 		if !seen[part] {
 			t.Errorf("no test module has a %s", part)
 		}

@@ -124,8 +124,9 @@ var streamEnvOnce sync.Once
 //     8 MiB, threshold 16 MiB.
 //   - a 2-vCPU Sapphire Rapids VM, 105 MiB L3 (about 52 cores of
 //     2 MiB), whose neighbours keep the L3 busy: out=a+b on one thread
-//     falls from 44 GB/s at a 2 MiB working set to 14-22 GB/s from
-//     4 MiB, and streaming took 9-15% less CPU from n=5e5 (6 MB) to 1e7.
+//     falls from 44 GB/s at a 2 MiB working set to 14-23 GB/s from
+//     4 MiB, and streaming took 9-19% less CPU from n=5e5 (6 MB) on
+//     (docs/benchmarks.md, "Streaming stores and the host's caches").
 //     Share 4 MiB, threshold 8.1 MiB (n=7e5); half the L3 (52 MiB, the
 //     previous rule) streamed only from n=4.6e6.
 func streamBytes(c host.Caches, vendor string) int64 {
