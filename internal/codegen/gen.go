@@ -57,7 +57,9 @@ type Module struct {
 	// computes the same bits (unless fast-math flags let the full
 	// backend contract a multiply and an add the quick one leaves apart).
 	// Each region of a cond or while is a module of its own, Tiny by the
-	// same rule whatever the loop's trip count.
+	// same rule; the runtime compiles a while's regions (and what they
+	// contain) with the full backend all the same, since they run once
+	// per iteration (internal/runtime control.go).
 	Tiny bool
 	// Scratch lists the buffers the module needs besides its values
 	// (matmul_pack.go); args points to them after Slots and the error

@@ -200,14 +200,28 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 	// One subExec per distinct graph: a run acquires each once, so it never
 	// rebuilds a graph while holding an evicted copy of it (whose symbol
 	// the rebuild would wait to see freed).
-	subs := map[[32]byte]*subExec{}
-	sub := func(g *ir.Graph) *subExec {
-		h := ir.Hash(g)
-		if x, ok := subs[h]; ok {
+	//
+	// A while's regions run once per iteration, however many there are,
+	// so they take the full backend even when one run is Tiny
+	// (codegen.Module.Tiny weighs a single run): the quick backend's code
+	// is up to 1.5 times slower per element, which a long loop would pay
+	// on every iteration to save a few milliseconds of compile once.
+	loopOpt := opt
+	if loopOpt.Backend == 0 {
+		loopOpt.Backend = BackendFull
+	}
+	type subKey struct {
+		graph   [32]byte
+		backend int
+	}
+	subs := map[subKey]*subExec{}
+	sub := func(g *ir.Graph, opt Options) *subExec {
+		k := subKey{ir.Hash(g), opt.Backend}
+		if x, ok := subs[k]; ok {
 			return x
 		}
 		x := &subExec{g: g, opt: opt}
-		subs[h] = x
+		subs[k] = x
 		return x
 	}
 	var cur *segBuilder
@@ -226,7 +240,7 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 		if len(outs) == 0 {
 			return nil // nothing read later: dead code DCE should have removed
 		}
-		st.steps = append(st.steps, step{kind: stepSegment, exes: []*subExec{sub(s.g)}, ins: s.ins, outs: outs})
+		st.steps = append(st.steps, step{kind: stepSegment, exes: []*subExec{sub(s.g, opt)}, ins: s.ins, outs: outs})
 		return nil
 	}
 	for i := range g.Nodes {
@@ -258,8 +272,12 @@ func buildStaged(g *ir.Graph, opt Options) (*Executable, error) {
 					st.temps = append(st.temps, res[r].Shape.Size()*res[r].DType.Size())
 				}
 			}
+			ro := opt
+			if n.Op == ir.OpWhile {
+				ro = loopOpt
+			}
 			for _, reg := range n.Regions {
-				stp.exes = append(stp.exes, sub(reg))
+				stp.exes = append(stp.exes, sub(reg, ro))
 			}
 			if n.Op == ir.OpCond {
 				stp.kind = stepCond

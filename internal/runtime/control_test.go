@@ -317,3 +317,57 @@ func TestWhileIndexErrorNative(t *testing.T) {
 		}
 	}
 }
+
+// TestWhileRegionsFullBackend: a while's regions run once per iteration,
+// so they are compiled with the full backend even over a few elements
+// (codegen.Module.Tiny weighs one run), and so is a cond nested in the
+// body; the steps around the loop keep the module's own choice.
+func TestWhileRegionsFullBackend(t *testing.T) {
+	if !llvm.Available() {
+		t.Skip("no LLVM in this build: nothing is compiled")
+	}
+	g, err := ir.Parse(loopGraph(8, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := Build(g, Options{OptLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exe.staged == nil {
+		t.Fatal("not staged")
+	}
+	var found bool
+	for _, s := range exe.staged.steps {
+		for _, x := range s.exes {
+			want := 0
+			if s.kind == stepWhile {
+				want, found = BackendFull, true
+			}
+			if x.opt.Backend != want {
+				t.Errorf("step kind %d: region backend %d, want %d", s.kind, x.opt.Backend, want)
+			}
+		}
+		if s.kind != stepWhile {
+			continue
+		}
+		body, err := s.exes[1].acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body.staged == nil {
+			t.Fatal("the body with a cond is not staged")
+		}
+		for _, bs := range body.staged.steps {
+			for _, x := range bs.exes {
+				if x.opt.Backend != BackendFull {
+					t.Errorf("in the body, step kind %d: backend %d, want the full one", bs.kind, x.opt.Backend)
+				}
+			}
+		}
+		body.Release()
+	}
+	if !found {
+		t.Fatal("no while step")
+	}
+}
