@@ -47,12 +47,36 @@ import (
 // mmKC were chosen by measuring BenchmarkMatMulBiasRelu on the
 // development machine; 8x2, 8x3 and 6x4 tiles, and chunks of 4 or 16
 // tiles, were slower.
+//
+// Compile time: every loop of the tiling whose code is final as written
+// (the microkernel's and the packing's k loops, vectorized by hand, and
+// the loops over chunks, blocks of k, panels and tiles around them)
+// carries the metadata of metadata.done, so LLVM neither vectorizes nor unrolls
+// it: the vectorizer only costs such loops to leave them, and the
+// unroller copied them (a tile's k loop twice over, a one-tile chunk's
+// loops whole). That halved the compile time of a 16x16x16 product and
+// cut a 100..1024-square one's by a fifth to a quarter, for the same
+// speed (BenchmarkGT2Split, BenchmarkMatMulThreads). The loops LLVM
+// vectorizes (mmCtx.row, applyEpilogue, packRows's copy) keep their
+// own metadata.
 const (
 	mmRows  = 12
 	mmVecs  = 2
 	mmChunk = 8 * mmRows
 	mmKC    = 256
 )
+
+// mmPlainWork is the most multiply-adds (M*K*N) of a matmul narrower
+// than a vector (N < lanes) that runs as a plain loop nest (mmCtx.row,
+// row by row, k outside j) rather than in tiles of a narrow tail panel.
+// Such products are the matrix-vector ones of small models (a lazy
+// logistic regression's 256x3 @ 3x1 and 3x256 @ 256x1, hundreds to each
+// kernel): the tiles, their shorter last tile, the packing of B and its
+// nest cost LLVM some 10 ms of compile time per product for a
+// microsecond of work, and the sums are the same bits (each is the
+// fused multiply-adds of its row and column in the order of k, from
+// zero, as in a tile with one block of k).
+const mmPlainWork = 1 << 14
 
 // emitMatMul computes [...,M,K] x [...,K,N] (equal batch dimensions) and
 // returns the extent of its outer loop: batch * mmChunks(M). n is
@@ -84,6 +108,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	T := M / mmRows // whole tiles of rows
 
 	it := gr.openLoop("%start", "%end")
+	it.done = true
 	b := it.iv
 	c := "0"
 	if chunks > 1 {
@@ -132,6 +157,11 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	if dotTail {
 		tailW = 0
 	}
+	// A small product narrower than a vector runs as the plain loop nest
+	// of mmCtx.row instead of narrow tiles (see mmPlainWork).
+	if cols == 0 && tailW > 0 && M*K*N <= mmPlainWork {
+		tailW = 0
+	}
 	pr := M % mmRows
 	if cols == 0 && tailW == 0 {
 		pr = 0
@@ -141,6 +171,10 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	covered := tiled
 	if pr > 0 {
 		covered = rows
+	}
+	if cols == 0 && tailW == 0 && !dotTail {
+		// No tiles: the row loop below computes every row.
+		covered = "0"
 	}
 
 	if cols > 0 || tailW > 0 {
@@ -174,6 +208,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		}
 		mm.kc = kc
 		kb := gr.openLoop("0", strconv.Itoa(nkb))
+		kb.done = true
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)
 		kLen := gr.ins("sub nuw nsw i64 %d, %s", K, k0)
 		short := gr.ins("icmp slt i64 %s, %d", kLen, kc)
@@ -203,6 +238,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 				mm.packPanel(k0, kLen, j0)
 			}
 			t := gr.openLoop("0", tiles)
+			t.done = true
 			i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
 			mm.tile(i0, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
@@ -212,6 +248,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		if full > 0 {
 			mm.nv = mmVecs
 			p := gr.openLoop("0", strconv.Itoa(N/panel))
+			p.done = true
 			panels(gr.ins("mul nuw nsw i64 %s, %d", p.iv, panel))
 			gr.closeLoop(p)
 		}
@@ -226,13 +263,14 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		}
 		gr.closeLoop(kb)
 	}
-	if cols < N && tailW == 0 {
+	if cols < N && tailW == 0 && covered != "0" {
 		// The columns right of the last panel, for the tiled rows.
 		var bt string
 		if dotTail {
 			bt = mm.packTail(cols, N-cols, K)
 		}
 		t := gr.openLoop("0", covered)
+		t.done = true
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
 		if dotTail {
 			mm.dotTail(i, bt, cols, N-cols, K)
@@ -244,14 +282,18 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		}
 		gr.closeLoop(t)
 	}
-	// The rows below the last tile, whole, when no shorter tile ran.
-	rest := gr.openLoop(covered, rows)
-	i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
-	mm.row(i, "0", mm.N)
-	if mm.epilogue {
-		mm.applyEpilogue(i, "0", strconv.Itoa(N))
+	// The rows below the last tile, whole, when no shorter tile ran
+	// (when one did, covered is rows and there are none).
+	if covered != rows {
+		rest := gr.openLoop(covered, rows)
+		rest.done = true
+		i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
+		mm.row(i, "0", mm.N)
+		if mm.epilogue {
+			mm.applyEpilogue(i, "0", strconv.Itoa(N))
+		}
+		gr.closeLoop(rest)
 	}
-	gr.closeLoop(rest)
 	if sum {
 		mm.sumEpilogue(M, N)
 	}
@@ -317,6 +359,7 @@ func (mm *mmCtx) epilogueAfterK(lastK, r0, rows, j0 string, lanes int) {
 	gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, skip)
 	gr.block(epi)
 	t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, rows))
+	t.done = true
 	mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
 	gr.closeLoop(t)
 	gr.stmt("br label %%%s", skip)
@@ -408,6 +451,7 @@ func (mm *mmCtx) flatOver(v ir.Value) bool {
 func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
 	k := gr.openLoop("0", kLen)
+	k.done = true
 	k.noUnroll = true // see row
 	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %s", k0, k.iv), mm.N))
 	src = gr.ins("add nuw nsw i64 %s, %s", src, j0)
@@ -433,6 +477,7 @@ func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 func (mm *mmCtx) packRows(r0, n, k0, kLen string) {
 	gr, dt := mm.gr, mm.dt
 	t := gr.openLoop("0", n)
+	t.done = true
 	src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %s", r0, t.iv), mm.K))
 	src = gr.ins("add nuw nsw i64 %s, %s", src, k0)
 	dst := gr.ins("mul nuw nsw i64 %s, %d", t.iv, mm.aStride)
@@ -521,6 +566,7 @@ func (mm *mmCtx) tile(i0, j0, kLen, first string, nr int) {
 		aRow0 = gr.ins("mul nuw nsw i64 %s, %d", gr.ins("sub nuw nsw i64 %s, %s", i0, mm.r0), mm.aStride)
 	}
 	k := gr.openLoop("0", kLen)
+	k.done = true
 	aK := gr.ins("add nuw nsw i64 %s, %s", aRow0, k.iv)
 	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.w())
 	var bv []string
@@ -626,6 +672,7 @@ func (mm *mmCtx) dotTail(i, bt string, c0, w, K int) {
 	}
 	if nvk := K / L; nvk > 0 {
 		kv := gr.openLoop("0", strconv.Itoa(nvk))
+		kv.done = true
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kv.iv, L)
 		ap := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow, k0))
 		step(k0, gr.ins("load %s, ptr %s, align %d", vt, ap, dt.Size()))
