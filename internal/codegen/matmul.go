@@ -66,17 +66,27 @@ const (
 	mmKC    = 256
 )
 
-// mmPlainWork is the most multiply-adds (M*K*N) of a matmul narrower
-// than a vector (N < lanes) that runs as a plain loop nest (mmCtx.row,
-// row by row, k outside j) rather than in tiles of a narrow tail panel.
-// Such products are the matrix-vector ones of small models (a lazy
-// logistic regression's 256x3 @ 3x1 and 3x256 @ 256x1, hundreds to each
+// A matrix-vector product (N = 1) with a short sum (K <= mmPlainK) and
+// at most mmPlainWork multiply-adds runs as the plain loop nest of
+// mmCtx.row (row by row, k outside the one column) instead of in tiles
+// of a one-lane tail panel. Such products are those of small models (a
+// lazy logistic regression's 256x3 @ 3x1, one per step fused into each
 // kernel): the tiles, their shorter last tile, the packing of B and its
-// nest cost LLVM some 10 ms of compile time per product for a
-// microsecond of work, and the sums are the same bits (each is the
-// fused multiply-adds of its row and column in the order of k, from
-// zero, as in a tile with one block of k).
-const mmPlainWork = 1 << 14
+// nest cost LLVM about 20 ms of CPU per product (0.45x of it with the
+// plain nest) for a few hundred nanoseconds of work, which the plain
+// nest does as fast (256x3 @ 3x1: 310-320 ns against 300-530, 1000x3 @
+// 3x1 1.0 us against 0.9-1.3, alternated runs). The sums are the same
+// bits: each is its row's fused multiply-adds in the order of k from
+// zero, as in a tile. The plain nest keeps its sum in memory, one
+// dependent load, multiply-add and store per k, where a tile keeps
+// mmRows independent sums in registers, so longer sums and wider
+// products stay tiled: plain, 3x256 @ 256x1 took 1.3-1.6 us against
+// 0.6-0.8, 64x64 @ 64x4 3.4-5.1 us against 1.8-1.9 and 512x8 @ 8x4
+// 1.7-2.7 us against 1.15.
+const (
+	mmPlainK    = 16
+	mmPlainWork = 1 << 14
+)
 
 // emitMatMul computes [...,M,K] x [...,K,N] (equal batch dimensions) and
 // returns the extent of its outer loop: batch * mmChunks(M). n is
@@ -157,9 +167,9 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	if dotTail {
 		tailW = 0
 	}
-	// A small product narrower than a vector runs as the plain loop nest
-	// of mmCtx.row instead of narrow tiles (see mmPlainWork).
-	if cols == 0 && tailW > 0 && M*K*N <= mmPlainWork {
+	// A small matrix-vector product runs as the plain loop nest of
+	// mmCtx.row instead of one-lane tiles (see mmPlainK).
+	if N == 1 && K > 0 && K <= mmPlainK && M*K <= mmPlainWork {
 		tailW = 0
 	}
 	pr := M % mmRows
