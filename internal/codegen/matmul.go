@@ -299,10 +299,19 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		rest.done = true
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
 		mm.row(i, "0", mm.N)
-		if mm.epilogue {
+		plain := covered == "0"
+		if mm.epilogue && !plain {
 			mm.applyEpilogue(i, "0", strconv.Itoa(N))
 		}
 		gr.closeLoop(rest)
+		if mm.epilogue && plain {
+			// The plain nest's one column is contiguous down the rows: its
+			// epilogue in a loop of its own, which LLVM vectorizes along
+			// them, as it did the tiles' (epilogueAfterK).
+			t := gr.openLoop(r0, rEnd)
+			mm.applyEpilogue(t.iv, "0", strconv.Itoa(N))
+			gr.closeLoop(t)
+		}
 	}
 	if sum {
 		mm.sumEpilogue(M, N)
@@ -369,7 +378,6 @@ func (mm *mmCtx) epilogueAfterK(lastK, r0, rows, j0 string, lanes int) {
 	gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, skip)
 	gr.block(epi)
 	t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, rows))
-	t.done = true
 	mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
 	gr.closeLoop(t)
 	gr.stmt("br label %%%s", skip)
