@@ -378,6 +378,11 @@ func (mm *mmCtx) epilogueAfterK(lastK, r0, rows, j0 string, lanes int) {
 	gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, skip)
 	gr.block(epi)
 	t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, rows))
+	// The loop along the panel's row is the one LLVM vectorizes; the
+	// one over rows only when that row is one element (a one-lane tail
+	// panel), whose column is then contiguous down the rows. Marked
+	// done otherwise, a 16x16x16 product compiled in 0.70x the time.
+	t.done = mm.nv*lanes > 1
 	mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
 	gr.closeLoop(t)
 	gr.stmt("br label %%%s", skip)
