@@ -158,6 +158,17 @@ func (m *metadata) noUnroll() string {
 	return "!" + strconv.Itoa(id)
 }
 
+// done returns a new loop ID asking LLVM neither to vectorize nor to
+// unroll the loop. forceWidth leaves it alone: a width would turn the
+// vectorizer back on.
+func (m *metadata) done() string {
+	id := len(m.nodes) + 1
+	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d, !%d} ; done", id, id, id+1, id+2),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.vectorize.enable\", i1 false}", id+1),
+		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+2))
+	return "!" + strconv.Itoa(id)
+}
+
 // forceWidth asks the vectorizer for w lanes in every loop that has an ID.
 // Given a width, its planner builds and costs that one plan instead of
 // one per power of two up to the widest, a quarter of the short
@@ -168,7 +179,7 @@ func (m *metadata) noUnroll() string {
 func (m *metadata) forceWidth(w int) {
 	id := len(m.nodes) + 1
 	for i, n := range m.nodes {
-		if strings.Contains(n, " = distinct !{") {
+		if strings.Contains(n, " = distinct !{") && !strings.HasSuffix(n, " ; done") {
 			m.nodes[i] = strings.TrimSuffix(n, "}") + ", !" + strconv.Itoa(id) + "}"
 		}
 	}
@@ -228,6 +239,11 @@ type loop struct {
 	heavy, nested         bool // the enclosing body's flags
 	// noUnroll keeps LLVM from unrolling the loop: see mmCtx.row.
 	noUnroll bool
+	// done marks a loop whose code is final as written: vectorized by
+	// hand, or an outer loop of a tiled nest. It asks LLVM neither to
+	// vectorize nor to unroll it (metadata.done), which for such loops
+	// only adds code to compile (see matmul.go's tiling).
+	done bool
 	// interleave, when above 0, is the interleave count the vectorizer
 	// is asked for, with no unrolling besides (see emitReduceRows).
 	interleave int
@@ -268,6 +284,8 @@ func (f *fn) closeLoop(l *loop) {
 	md := ""
 	switch {
 	case f.loopIDs == nil:
+	case l.done:
+		md = ", !llvm.loop " + f.loopIDs.done()
 	case l.interleave > 0:
 		md = ", !llvm.loop " + f.loopIDs.interleavedBy(l.interleave)
 	case f.heavy && !f.nested && f.noUnroll:

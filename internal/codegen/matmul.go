@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/gojit/gojit/internal/ir"
 )
@@ -47,11 +46,46 @@ import (
 // mmKC were chosen by measuring BenchmarkMatMulBiasRelu on the
 // development machine; 8x2, 8x3 and 6x4 tiles, and chunks of 4 or 16
 // tiles, were slower.
+//
+// Compile time: every loop of the tiling whose code is final as written
+// (the microkernel's and the packing's k loops, vectorized by hand, and
+// the loops over chunks, blocks of k, panels and tiles around them)
+// carries the metadata of metadata.done, so LLVM neither vectorizes nor unrolls
+// it: the vectorizer only costs such loops to leave them, and the
+// unroller copied them (a tile's k loop twice over, a one-tile chunk's
+// loops whole). That halved the compile time of a 16x16x16 product and
+// cut a 100..1024-square one's by a tenth (100, whose dot-product tail
+// stays LLVM's: see dotTail) to a quarter (1024), for the same speed
+// (BenchmarkGT2Split, BenchmarkMatMulThreads). The loops LLVM
+// vectorizes (mmCtx.row, applyEpilogue, packRows's copy) keep their
+// own metadata.
 const (
 	mmRows  = 12
 	mmVecs  = 2
 	mmChunk = 8 * mmRows
 	mmKC    = 256
+)
+
+// A matrix-vector product (N = 1) with a short sum (K <= mmPlainK) and
+// at most mmPlainWork multiply-adds runs as the plain loop nest of
+// mmCtx.row (row by row, k outside the one column) instead of in tiles
+// of a one-lane tail panel. Such products are those of small models (a
+// lazy logistic regression's 256x3 @ 3x1, one per step fused into each
+// kernel): the tiles, their shorter last tile, the packing of B and its
+// nest cost LLVM 36-47 ms of CPU for a 256x3 @ 3x1 module (0.43x of
+// it with the plain nest) for a few hundred nanoseconds of work, which the plain
+// nest does as fast (256x3 @ 3x1: 310-320 ns against 300-530, 1000x3 @
+// 3x1 1.0 us against 0.9-1.3, alternated runs). The sums are the same
+// bits: each is its row's fused multiply-adds in the order of k from
+// zero, as in a tile. The plain nest keeps its sum in memory, one
+// dependent load, multiply-add and store per k, where a tile keeps
+// mmRows independent sums in registers, so longer sums and wider
+// products stay tiled: plain, 3x256 @ 256x1 took 1.3-1.6 us against
+// 0.6-0.8, 64x64 @ 64x4 3.4-5.1 us against 1.8-1.9 and 512x8 @ 8x4
+// 1.7-2.7 us against 1.15.
+const (
+	mmPlainK    = 16
+	mmPlainWork = 1 << 14
 )
 
 // emitMatMul computes [...,M,K] x [...,K,N] (equal batch dimensions) and
@@ -84,6 +118,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	T := M / mmRows // whole tiles of rows
 
 	it := gr.openLoop("%start", "%end")
+	it.done = true
 	b := it.iv
 	c := "0"
 	if chunks > 1 {
@@ -132,6 +167,11 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	if dotTail {
 		tailW = 0
 	}
+	// A small matrix-vector product runs as the plain loop nest of
+	// mmCtx.row instead of one-lane tiles (see mmPlainK).
+	if N == 1 && K > 0 && K <= mmPlainK && M*K <= mmPlainWork {
+		tailW = 0
+	}
 	pr := M % mmRows
 	if cols == 0 && tailW == 0 {
 		pr = 0
@@ -141,6 +181,10 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 	covered := tiled
 	if pr > 0 {
 		covered = rows
+	}
+	if cols == 0 && tailW == 0 && !dotTail {
+		// No tiles: the row loop below computes every row.
+		covered = "0"
 	}
 
 	if cols > 0 || tailW > 0 {
@@ -174,6 +218,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		}
 		mm.kc = kc
 		kb := gr.openLoop("0", strconv.Itoa(nkb))
+		kb.done = true
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)
 		kLen := gr.ins("sub nuw nsw i64 %d, %s", K, k0)
 		short := gr.ins("icmp slt i64 %s, %d", kLen, kc)
@@ -203,6 +248,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 				mm.packPanel(k0, kLen, j0)
 			}
 			t := gr.openLoop("0", tiles)
+			t.done = true
 			i0 := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
 			mm.tile(i0, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
@@ -212,6 +258,7 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		if full > 0 {
 			mm.nv = mmVecs
 			p := gr.openLoop("0", strconv.Itoa(N/panel))
+			p.done = true
 			panels(gr.ins("mul nuw nsw i64 %s, %d", p.iv, panel))
 			gr.closeLoop(p)
 		}
@@ -226,13 +273,14 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		}
 		gr.closeLoop(kb)
 	}
-	if cols < N && tailW == 0 {
+	if cols < N && tailW == 0 && covered != "0" {
 		// The columns right of the last panel, for the tiled rows.
 		var bt string
 		if dotTail {
 			bt = mm.packTail(cols, N-cols, K)
 		}
 		t := gr.openLoop("0", covered)
+		t.done = true
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
 		if dotTail {
 			mm.dotTail(i, bt, cols, N-cols, K)
@@ -244,14 +292,27 @@ func (gr *group) emitMatMul(n *ir.Node) int {
 		}
 		gr.closeLoop(t)
 	}
-	// The rows below the last tile, whole, when no shorter tile ran.
-	rest := gr.openLoop(covered, rows)
-	i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
-	mm.row(i, "0", mm.N)
-	if mm.epilogue {
-		mm.applyEpilogue(i, "0", strconv.Itoa(N))
+	// The rows below the last tile, whole, when no shorter tile ran
+	// (when one did, covered is rows and there are none).
+	if covered != rows {
+		rest := gr.openLoop(covered, rows)
+		rest.done = true
+		i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
+		mm.row(i, "0", mm.N)
+		plain := covered == "0"
+		if mm.epilogue && !plain {
+			mm.applyEpilogue(i, "0", strconv.Itoa(N))
+		}
+		gr.closeLoop(rest)
+		if mm.epilogue && plain {
+			// The plain nest's one column is contiguous down the rows: its
+			// epilogue in a loop of its own, which LLVM vectorizes along
+			// them, as it did the tiles' (epilogueAfterK).
+			t := gr.openLoop(r0, rEnd)
+			mm.applyEpilogue(t.iv, "0", strconv.Itoa(N))
+			gr.closeLoop(t)
+		}
 	}
-	gr.closeLoop(rest)
 	if sum {
 		mm.sumEpilogue(M, N)
 	}
@@ -317,6 +378,11 @@ func (mm *mmCtx) epilogueAfterK(lastK, r0, rows, j0 string, lanes int) {
 	gr.stmt("br i1 %s, label %%%s, label %%%s", lastK, epi, skip)
 	gr.block(epi)
 	t := gr.openLoop(r0, gr.ins("add nuw nsw i64 %s, %s", r0, rows))
+	// The loop along the panel's row is the one LLVM vectorizes; the
+	// one over rows only when that row is one element (a one-lane tail
+	// panel), whose column is then contiguous down the rows. Marked
+	// done otherwise, a 16x16x16 product compiled in 0.70x the time.
+	t.done = mm.nv*lanes > 1
 	mm.applyEpilogue(t.iv, j0, gr.ins("add nuw nsw i64 %s, %d", j0, mm.nv*lanes))
 	gr.closeLoop(t)
 	gr.stmt("br label %%%s", skip)
@@ -408,6 +474,7 @@ func (mm *mmCtx) flatOver(v ir.Value) bool {
 func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 	gr, t, vt := mm.gr, regType(mm.dt), mm.vec()
 	k := gr.openLoop("0", kLen)
+	k.done = true
 	k.noUnroll = true // see row
 	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %s", k0, k.iv), mm.N))
 	src = gr.ins("add nuw nsw i64 %s, %s", src, j0)
@@ -433,6 +500,7 @@ func (mm *mmCtx) packPanel(k0, kLen, j0 string) {
 func (mm *mmCtx) packRows(r0, n, k0, kLen string) {
 	gr, dt := mm.gr, mm.dt
 	t := gr.openLoop("0", n)
+	t.done = true
 	src := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", gr.ins("add nuw nsw i64 %s, %s", r0, t.iv), mm.K))
 	src = gr.ins("add nuw nsw i64 %s, %s", src, k0)
 	dst := gr.ins("mul nuw nsw i64 %s, %d", t.iv, mm.aStride)
@@ -521,6 +589,7 @@ func (mm *mmCtx) tile(i0, j0, kLen, first string, nr int) {
 		aRow0 = gr.ins("mul nuw nsw i64 %s, %d", gr.ins("sub nuw nsw i64 %s, %s", i0, mm.r0), mm.aStride)
 	}
 	k := gr.openLoop("0", kLen)
+	k.done = true
 	aK := gr.ins("add nuw nsw i64 %s, %s", aRow0, k.iv)
 	bRow := gr.ins("mul nuw nsw i64 %s, %d", k.iv, mm.nv*mm.w())
 	var bv []string
@@ -544,191 +613,6 @@ func (mm *mmCtx) tile(i0, j0, kLen, first string, nr int) {
 			gr.stmt("store %s %s, ptr %s, align %d", vt, gr.ins("load %s, ptr %s", vt, accs[r*mmVecs+v]), outPtr(r, v), mm.dt.Size())
 		}
 	}
-}
-
-// useDotTail reports whether the w columns right of the last whole
-// vector of a float matmul over k = K (both constants) are better computed as dot
-// products along k (dotTail) than as a tail panel of w-lane vectors: the
-// panel takes one multiply-add per k and row, the dot products w per
-// vector of k (the last one partial) and row, plus about two vector
-// operations per column to fold the w sums (reduceColumns). GT2's
-// 100x100x100 product has a tail of 4 columns: 4*7+2*4 = 36 operations
-// per row against 100. The transposed copy of B's tail lives on the
-// stack, so it is bounded (64 KiB).
-func (mm *mmCtx) useDotTail(w, K int) bool {
-	kp := mm.tailStride(K)
-	if w == 0 || (mm.dt != ir.Float32 && mm.dt != ir.Float64) || w*kp*mm.dt.Size() > 64<<10 {
-		return false
-	}
-	return w*(kp/mm.lanes)+2*w < K
-}
-
-// tailStride is the elements between the columns of packTail's copy: K
-// rounded up to whole vectors, so that every column starts a vector and
-// dotTail reads the last, partial one whole.
-func (mm *mmCtx) tailStride(K int) int { return (K + mm.lanes - 1) / mm.lanes * mm.lanes }
-
-// packTail copies columns [c0, c0+w) of the batch's matrix of B into a
-// stack buffer, transposed: column j's K values contiguous from
-// j*tailStride(K), followed by zeros up to the next whole vector, so
-// dotTail reads them as vectors.
-func (mm *mmCtx) packTail(c0, w, K int) string {
-	gr, dt := mm.gr, mm.dt
-	kp := mm.tailStride(K)
-	bt := gr.alloca(fmt.Sprintf("[%d x %s], align 64", w*kp, memType(dt)))
-	if kp > K {
-		// Each column's last vector is zeroed first; the copy below
-		// then overwrites its first K % lanes elements.
-		vt := fmt.Sprintf("<%d x %s>", mm.lanes, regType(dt))
-		for j := range w {
-			p := gr.ins("getelementptr inbounds %s, ptr %s, i64 %d", memType(dt), bt, j*kp+kp-mm.lanes)
-			gr.stmt("store %s zeroinitializer, ptr %s, align 64", vt, p)
-		}
-	}
-	k := gr.openLoop("0", strconv.Itoa(K))
-	k.noUnroll = true // see row
-	src := gr.ins("add nuw nsw i64 %s, %s", mm.bBase, gr.ins("mul nuw nsw i64 %s, %s", k.iv, mm.N))
-	for j := range w {
-		x := gr.loadAt(dt, mm.B, gr.ins("add nuw nsw i64 %s, %d", src, c0+j))
-		gr.store(dt, bt, gr.ins("add nuw nsw i64 %s, %d", k.iv, j*kp), x)
-	}
-	gr.closeLoop(k)
-	return bt
-}
-
-// dotTail computes columns [c0, c0+w) of output row i (within the batch's
-// matrix) as w dot products of the row of A with the transposed columns
-// in bt (packTail): vectors of lanes values of k multiplied and added into
-// one accumulator per column, the last, partial vector of the row read
-// with a masked load (its lanes past K are zero, as are bt's), then the
-// accumulators folded into the w sums together (reduceColumns). The sums
-// round differently from the tiles' (another order of the same products,
-// within the tolerance of internal/interp/doc.go).
-func (mm *mmCtx) dotTail(i, bt string, c0, w, K int) {
-	gr, dt := mm.gr, mm.dt
-	t := regType(dt)
-	L := mm.lanes
-	vt := fmt.Sprintf("<%d x %s>", L, t)
-	kp := mm.tailStride(K)
-	aRow := gr.ins("add nuw nsw i64 %s, %s", mm.aBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.K))
-	accs := make([]string, w)
-	for j := range accs {
-		accs[j] = gr.alloca(vt)
-		gr.stmt("store %s zeroinitializer, ptr %s", vt, accs[j])
-	}
-	step := func(k0, a string) {
-		for j := range w {
-			bp := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, bt, gr.ins("add nuw nsw i64 %s, %d", k0, j*kp))
-			b := gr.ins("load %s, ptr %s, align %d", vt, bp, L*dt.Size())
-			cur := gr.ins("load %s, ptr %s", vt, accs[j])
-			gr.stmt("store %s %s, ptr %s", vt, mm.mulAdd(vt, a, b, cur), accs[j])
-		}
-	}
-	if nvk := K / L; nvk > 0 {
-		kv := gr.openLoop("0", strconv.Itoa(nvk))
-		k0 := gr.ins("mul nuw nsw i64 %s, %d", kv.iv, L)
-		ap := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.A, gr.ins("add nuw nsw i64 %s, %s", aRow, k0))
-		step(k0, gr.ins("load %s, ptr %s, align %d", vt, ap, dt.Size()))
-		gr.closeLoop(kv)
-	}
-	if rest := K % L; rest > 0 {
-		// The lanes past the row's end are neither read nor multiplied
-		// with anything but bt's zeros (0*inf would be NaN).
-		k0 := K / L * L
-		mask := make([]string, L)
-		for l := range mask {
-			mask[l] = fmt.Sprintf("i1 %t", l < rest)
-		}
-		name := fmt.Sprintf("llvm.masked.load.v%d%s.p0", L, intrinsicSuffix(dt))
-		gr.declare(name, fmt.Sprintf("declare %s @%s(ptr, i32 immarg, <%d x i1>, %s)", vt, name, L, vt))
-		ap := gr.ins("getelementptr inbounds %s, ptr %s, i64 %s", t, mm.A, gr.ins("add nuw nsw i64 %s, %d", aRow, k0))
-		a := gr.ins("call %s @%s(ptr %s, i32 %d, <%d x i1> <%s>, %s zeroinitializer)", vt, name, ap, dt.Size(), L, strings.Join(mask, ", "), vt)
-		step(strconv.Itoa(k0), a)
-	}
-	vals := make([]string, w)
-	for j := range w {
-		vals[j] = gr.ins("load %s, ptr %s", vt, accs[j])
-	}
-	sums := mm.reduceColumns(vals)
-	oRow := gr.ins("add nuw nsw i64 %s, %s", mm.oBase, gr.ins("mul nuw nsw i64 %s, %s", i, mm.N))
-	for j := range w {
-		gr.store(dt, mm.C, gr.ins("add nuw nsw i64 %s, %d", oRow, c0+j), gr.ins("extractelement %s %s, i64 %d", sums.typ, sums.v, j))
-	}
-}
-
-// folded is a vector of c sums of columns, lanes of each side by side:
-// lane i*p+q holds the q-th of column i's p partial sums.
-type folded struct {
-	v, typ string
-	c, p   int
-}
-
-// reduceColumns sums the lanes of each of the vectors vals (fewer than
-// lanes of them) and returns a vector whose lane j holds the sum of
-// vals[j]. Instead of one horizontal sum per vector (about log2(lanes)
-// shuffles and adds each), pairs of vectors are folded into one of twice
-// the columns with half the partial sums (two shuffles and an add, one
-// vpermt2ps each on AVX-512), then the last vector's partial sums
-// within itself. The order of the additions is fixed: the same sums on
-// every target.
-func (mm *mmCtx) reduceColumns(vals []string) folded {
-	gr, L := mm.gr, mm.lanes
-	t := regType(mm.dt)
-	vt := fmt.Sprintf("<%d x %s>", L, t)
-	idx := func(ix []int) string {
-		parts := make([]string, len(ix))
-		for k, x := range ix {
-			parts[k] = "i32 " + strconv.Itoa(x)
-		}
-		return "<" + strings.Join(parts, ", ") + ">"
-	}
-	level := make([]folded, len(vals))
-	for j, v := range vals {
-		level[j] = folded{v: v, typ: vt, c: 1, p: L}
-	}
-	for len(level) > 1 {
-		var next []folded
-		for m := 0; m < len(level); m += 2 {
-			x, y := level[m], folded{v: "zeroinitializer", c: level[m].c, p: level[m].p}
-			if m+1 < len(level) {
-				y = level[m+1]
-			}
-			// Lane i*(p/2)+q of the result: partials q and q+p/2 of
-			// column i of x (i < c) or of y (i >= c, lanes L.. of the
-			// shuffle's pair).
-			h := x.p / 2
-			lo, hi := make([]int, L), make([]int, L)
-			for i := range 2 * x.c {
-				for q := range h {
-					src := i*x.p + q
-					if i >= x.c {
-						src = L + (i-x.c)*x.p + q
-					}
-					lo[i*h+q], hi[i*h+q] = src, src+h
-				}
-			}
-			a := gr.ins("shufflevector %s %s, %s %s, <%d x i32> %s", vt, x.v, vt, y.v, L, idx(lo))
-			b := gr.ins("shufflevector %s %s, %s %s, <%d x i32> %s", vt, x.v, vt, y.v, L, idx(hi))
-			next = append(next, folded{v: gr.ins("fadd %s %s, %s", vt, a, b), typ: vt, c: 2 * x.c, p: h})
-		}
-		level = next
-	}
-	f := level[0]
-	for f.p > 1 {
-		h := f.p / 2
-		n := f.c * h
-		lo, hi := make([]int, n), make([]int, n)
-		for i := range f.c {
-			for q := range h {
-				lo[i*h+q], hi[i*h+q] = i*f.p+q, i*f.p+q+h
-			}
-		}
-		nt := fmt.Sprintf("<%d x %s>", n, t)
-		a := gr.ins("shufflevector %s %s, %s poison, <%d x i32> %s", f.typ, f.v, f.typ, n, idx(lo))
-		b := gr.ins("shufflevector %s %s, %s poison, <%d x i32> %s", f.typ, f.v, f.typ, n, idx(hi))
-		f = folded{v: gr.ins("fadd %s %s, %s", nt, a, b), typ: nt, c: f.c, p: h}
-	}
-	return f
 }
 
 // row computes columns [lo, hi) of output row i (within the batch's

@@ -96,6 +96,7 @@ func emitPackNest(pk *packPlan, md *metadata, t Target) string {
 	f.block("entry")
 	np, nkb := pk.panels(), pk.blocks()
 	it := f.openLoop("%start", "%end")
+	it.done = true
 	b := f.ins("udiv i64 %s, %d", it.iv, nkb*np)
 	r := f.ins("urem i64 %s, %d", it.iv, nkb*np)
 	kb := f.ins("udiv i64 %s, %d", r, np)
@@ -111,6 +112,7 @@ func emitPackNest(pk *packPlan, md *metadata, t Target) string {
 		vt := fmt.Sprintf("<%d x %s>", w, et)
 		dst := f.ins("add nuw nsw i64 %s, %s", dBase, f.ins("mul nuw nsw i64 %s, %s", kLen, j0))
 		k := f.openLoop("0", kLen)
+		k.done = true
 		src := f.ins("add nuw nsw i64 %s, %s", bBase, f.ins("mul nuw nsw i64 %s, %d", f.ins("add nuw nsw i64 %s, %s", k0, k.iv), pk.N))
 		src = f.ins("add nuw nsw i64 %s, %s", src, j0)
 		row := f.ins("add nuw nsw i64 %s, %s", dst, f.ins("mul nuw nsw i64 %s, %d", k.iv, nv*w))

@@ -303,7 +303,7 @@ body13:
 latch14:
   %i167.next = add nuw nsw i64 %i167, 1
   %t257 = icmp slt i64 %i167.next, %t24
-  br i1 %t257, label %body13, label %exit15
+  br i1 %t257, label %body13, label %exit15, !llvm.loop !4
 exit15:
   %t258 = load <5 x float>, ptr %acc44
   %t259 = add nuw nsw i64 %t43, 0
@@ -405,7 +405,7 @@ exit15:
 latch11:
   %i41.next = add nuw nsw i64 %i41, 1
   %t342 = icmp slt i64 %i41.next, %t16
-  br i1 %t342, label %body10, label %exit12
+  br i1 %t342, label %body10, label %exit12, !llvm.loop !7
 exit12:
   br i1 %t9, label %part16, label %nopart17
 part16:
@@ -476,7 +476,7 @@ body18:
 latch19:
   %i371.next = add nuw nsw i64 %i371, 1
   %t398 = icmp slt i64 %i371.next, %t24
-  br i1 %t398, label %body18, label %exit20
+  br i1 %t398, label %body18, label %exit20, !llvm.loop !10
 exit20:
   %t399 = load <5 x float>, ptr %acc44
   %t400 = add nuw nsw i64 %t343, 0
@@ -508,75 +508,13 @@ nopart17:
 latch5:
   %i20.next = add nuw nsw i64 %i20, 1
   %t420 = icmp slt i64 %i20.next, 1
-  br i1 %t420, label %body4, label %exit6
+  br i1 %t420, label %body4, label %exit6, !llvm.loop !13
 exit6:
-  %t421 = icmp slt i64 %t15, %t15
-  br i1 %t421, label %body21, label %exit23
-body21:
-  %i422 = phi i64 [ %t15, %exit6 ], [ %i422.next, %latch22 ]
-  %t423 = add nuw nsw i64 %t8, %i422
-  %t424 = mul nuw nsw i64 %t423, 5
-  %t425 = add nuw nsw i64 %t5, %t424
-  %t426 = mul nuw nsw i64 %t423, 4
-  %t427 = add nuw nsw i64 %t3, %t426
-  %t428 = icmp slt i64 0, 5
-  br i1 %t428, label %body24, label %exit26
-body24:
-  %i429 = phi i64 [ 0, %body21 ], [ %i429.next, %latch25 ]
-  %t430 = add nuw nsw i64 %t425, %i429
-  %t431 = getelementptr inbounds float, ptr %out, i64 %t430
-  store float 0x0000000000000000, ptr %t431
-  br label %latch25
-latch25:
-  %i429.next = add nuw nsw i64 %i429, 1
-  %t432 = icmp slt i64 %i429.next, 5
-  br i1 %t432, label %body24, label %exit26
-exit26:
-  %t433 = icmp slt i64 0, 4
-  br i1 %t433, label %body27, label %exit29
-body27:
-  %i434 = phi i64 [ 0, %exit26 ], [ %i434.next, %latch28 ]
-  %t435 = add nuw nsw i64 %t427, %i434
-  %t436 = getelementptr inbounds float, ptr %in0, i64 %t435
-  %t437 = load float, ptr %t436
-  %t438 = mul nuw nsw i64 %i434, 5
-  %t439 = add nuw nsw i64 %t4, %t438
-  %t440 = icmp slt i64 0, 5
-  br i1 %t440, label %body30, label %exit32
-body30:
-  %i441 = phi i64 [ 0, %body27 ], [ %i441.next, %latch31 ]
-  %t442 = add nuw nsw i64 %t425, %i441
-  %t443 = getelementptr inbounds float, ptr %out, i64 %t442
-  %t444 = load float, ptr %t443
-  %t445 = add nuw nsw i64 %t439, %i441
-  %t446 = getelementptr inbounds float, ptr %in1, i64 %t445
-  %t447 = load float, ptr %t446
-  %t448 = call float @llvm.fmuladd.f32(float %t437, float %t447, float %t444)
-  %t449 = getelementptr inbounds float, ptr %out, i64 %t442
-  store float %t448, ptr %t449
-  br label %latch31
-latch31:
-  %i441.next = add nuw nsw i64 %i441, 1
-  %t450 = icmp slt i64 %i441.next, 5
-  br i1 %t450, label %body30, label %exit32, !llvm.loop !3
-exit32:
-  br label %latch28
-latch28:
-  %i434.next = add nuw nsw i64 %i434, 1
-  %t451 = icmp slt i64 %i434.next, 4
-  br i1 %t451, label %body27, label %exit29
-exit29:
-  br label %latch22
-latch22:
-  %i422.next = add nuw nsw i64 %i422, 1
-  %t452 = icmp slt i64 %i422.next, %t15
-  br i1 %t452, label %body21, label %exit23
-exit23:
   br label %latch2
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
-  %t453 = icmp slt i64 %i2.next, %end
-  br i1 %t453, label %body1, label %exit3
+  %t421 = icmp slt i64 %i2.next, %end
+  br i1 %t421, label %body1, label %exit3, !llvm.loop !16
 exit3:
   ret void
 }
@@ -600,7 +538,7 @@ body1:
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t10 = icmp slt i64 %i2.next, %end
-  br i1 %t10, label %body1, label %exit3, !llvm.loop !5
+  br i1 %t10, label %body1, label %exit3, !llvm.loop !19
 exit3:
   ret void
 }
@@ -625,7 +563,7 @@ body1:
 latch2:
   %i2.next = add nuw nsw i64 %i2, 1
   %t11 = icmp slt i64 %i2.next, %end
-  br i1 %t11, label %body1, label %exit3, !llvm.loop !7
+  br i1 %t11, label %body1, label %exit3, !llvm.loop !21
 exit3:
   ret void
 }
@@ -682,20 +620,33 @@ done:
   ret void
 }
 
-declare float @llvm.fmuladd.f32(float, float, float)
 declare <5 x float> @llvm.fmuladd.v5f32(<5 x float>, <5 x float>, <5 x float>)
 declare float @llvm.maxnum.f32(float, float)
 declare float @llvm.minnum.f32(float, float)
 
 !0 = !{i32 1}
-!1 = distinct !{!1, !2}
-!2 = !{!"llvm.loop.unroll.disable"}
-!3 = distinct !{!3, !4}
-!4 = !{!"llvm.loop.unroll.disable"}
-!5 = distinct !{!5, !6}
+!1 = distinct !{!1, !2, !3} ; done
+!2 = !{!"llvm.loop.vectorize.enable", i1 false}
+!3 = !{!"llvm.loop.unroll.disable"}
+!4 = distinct !{!4, !5, !6} ; done
+!5 = !{!"llvm.loop.vectorize.enable", i1 false}
 !6 = !{!"llvm.loop.unroll.disable"}
-!7 = distinct !{!7, !8}
-!8 = !{!"llvm.loop.unroll.disable"}
+!7 = distinct !{!7, !8, !9} ; done
+!8 = !{!"llvm.loop.vectorize.enable", i1 false}
+!9 = !{!"llvm.loop.unroll.disable"}
+!10 = distinct !{!10, !11, !12} ; done
+!11 = !{!"llvm.loop.vectorize.enable", i1 false}
+!12 = !{!"llvm.loop.unroll.disable"}
+!13 = distinct !{!13, !14, !15} ; done
+!14 = !{!"llvm.loop.vectorize.enable", i1 false}
+!15 = !{!"llvm.loop.unroll.disable"}
+!16 = distinct !{!16, !17, !18} ; done
+!17 = !{!"llvm.loop.vectorize.enable", i1 false}
+!18 = !{!"llvm.loop.unroll.disable"}
+!19 = distinct !{!19, !20}
+!20 = !{!"llvm.loop.unroll.disable"}
+!21 = distinct !{!21, !22}
+!22 = !{!"llvm.loop.unroll.disable"}
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind noinline "prefer-vector-width"="512" }
