@@ -131,42 +131,43 @@ type metadata struct {
 	nodes []string
 }
 
+// loop returns a new loop ID carrying the given properties (each the
+// text of a metadata tuple); tag is appended to the ID's node.
+func (m *metadata) loop(tag string, props ...string) string {
+	id := len(m.nodes) + 1
+	refs := "!" + strconv.Itoa(id)
+	for i := range props {
+		refs += ", !" + strconv.Itoa(id+1+i)
+	}
+	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{%s}%s", id, refs, tag))
+	for i, p := range props {
+		m.nodes = append(m.nodes, fmt.Sprintf("!%d = !{%s}", id+1+i, p))
+	}
+	return "!" + strconv.Itoa(id)
+}
+
+const unrollDisable = `!"llvm.loop.unroll.disable"`
+
 // interleaved returns a new loop ID asking the vectorizer to interleave
 // the loop twice.
 func (m *metadata) interleaved() string {
-	id := len(m.nodes) + 1
-	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d}", id, id, id+1),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.interleave.count\", i32 2}", id+1))
-	return "!" + strconv.Itoa(id)
+	return m.loop("", `!"llvm.loop.interleave.count", i32 2`)
 }
 
 // interleavedBy returns a new loop ID asking the vectorizer to
 // interleave the loop n times and LLVM not to unroll it otherwise.
 func (m *metadata) interleavedBy(n int) string {
-	id := len(m.nodes) + 1
-	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d, !%d}", id, id, id+1, id+2),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.interleave.count\", i32 %d}", id+1, n),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+2))
-	return "!" + strconv.Itoa(id)
+	return m.loop("", fmt.Sprintf(`!"llvm.loop.interleave.count", i32 %d`, n), unrollDisable)
 }
 
 // noUnroll returns a new loop ID asking LLVM not to unroll the loop.
-func (m *metadata) noUnroll() string {
-	id := len(m.nodes) + 1
-	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d}", id, id, id+1),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+1))
-	return "!" + strconv.Itoa(id)
-}
+func (m *metadata) noUnroll() string { return m.loop("", unrollDisable) }
 
 // done returns a new loop ID asking LLVM neither to vectorize nor to
 // unroll the loop. forceWidth leaves it alone: a width would turn the
 // vectorizer back on.
 func (m *metadata) done() string {
-	id := len(m.nodes) + 1
-	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d, !%d} ; done", id, id, id+1, id+2),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.vectorize.enable\", i1 false}", id+1),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+2))
-	return "!" + strconv.Itoa(id)
+	return m.loop(" ; done", `!"llvm.loop.vectorize.enable", i1 false`, unrollDisable)
 }
 
 // forceWidth asks the vectorizer for w lanes in every loop that has an ID.
@@ -188,13 +189,7 @@ func (m *metadata) forceWidth(w int) {
 
 // interleavedNoUnroll returns a new loop ID asking the vectorizer to
 // interleave the loop twice and LLVM not to unroll it otherwise.
-func (m *metadata) interleavedNoUnroll() string {
-	id := len(m.nodes) + 1
-	m.nodes = append(m.nodes, fmt.Sprintf("!%d = distinct !{!%d, !%d, !%d}", id, id, id+1, id+2),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.interleave.count\", i32 2}", id+1),
-		fmt.Sprintf("!%d = !{!\"llvm.loop.unroll.disable\"}", id+2))
-	return "!" + strconv.Itoa(id)
-}
+func (m *metadata) interleavedNoUnroll() string { return m.interleavedBy(2) }
 
 // ins appends "%tN = <text>" and returns %tN.
 func (f *fn) ins(format string, args ...any) string {

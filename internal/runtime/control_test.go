@@ -68,6 +68,24 @@ func loopGraph(n int, nested bool) string {
 	return strings.ReplaceAll(text, "N", fmt.Sprint(n))
 }
 
+// buildLoop parses loopGraph(n, nested) and builds it as a staged
+// executable.
+func buildLoop(t *testing.T, n int, nested bool) (*ir.Graph, *Executable) {
+	t.Helper()
+	g, err := ir.Parse(loopGraph(n, nested))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := Build(g, Options{OptLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exe.staged == nil {
+		t.Fatal("not staged")
+	}
+	return g, exe
+}
+
 // TestWhilePaths runs loops through the generated loop driver (small
 // bodies) and through the Go-driven loop (a body split across threads, or
 // a body with a nested cond), from several goroutines, and compares with
@@ -88,17 +106,7 @@ func TestWhilePaths(t *testing.T) {
 		{300_000, true, false},
 	} {
 		t.Run(fmt.Sprintf("n=%d,nested=%t", tc.n, tc.nested), func(t *testing.T) {
-			g, err := ir.Parse(loopGraph(tc.n, tc.nested))
-			if err != nil {
-				t.Fatal(err)
-			}
-			exe, err := Build(g, Options{OptLevel: 3})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if exe.staged == nil {
-				t.Fatal("not staged")
-			}
+			g, exe := buildLoop(t, tc.n, tc.nested)
 			var w *step
 			for i := range exe.staged.steps {
 				if exe.staged.steps[i].kind == stepWhile {
@@ -326,17 +334,7 @@ func TestWhileRegionsFullBackend(t *testing.T) {
 	if !llvm.Available() {
 		t.Skip("no LLVM in this build: nothing is compiled")
 	}
-	g, err := ir.Parse(loopGraph(8, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := Build(g, Options{OptLevel: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if exe.staged == nil {
-		t.Fatal("not staged")
-	}
+	_, exe := buildLoop(t, 8, true)
 	var found bool
 	for _, s := range exe.staged.steps {
 		for _, x := range s.exes {
