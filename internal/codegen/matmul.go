@@ -58,7 +58,8 @@ import (
 // stays LLVM's: see dotTail) to a quarter (1024), for the same speed
 // (BenchmarkGT2Split, BenchmarkMatMulThreads). The loops LLVM
 // vectorizes (mmCtx.row, applyEpilogue, packRows's copy) keep their
-// own metadata.
+// own metadata. The kernel for dynamic sizes (matmul_dyn.go) marks the
+// same loops.
 const (
 	mmRows  = 12
 	mmVecs  = 2

@@ -71,6 +71,7 @@ func (gr *group) emitMatMulDyn(n *ir.Node) int {
 		chunks := mmChunks(M)
 		T := M / mmRows
 		it := gr.openLoop("%start", "%end")
+		it.done = true
 		b, c := it.iv, "0"
 		if chunks > 1 {
 			b = gr.ins("udiv i64 %s, %d", it.iv, chunks)
@@ -119,6 +120,7 @@ func (gr *group) emitMatMulRows(mm *mmCtx, batch int, M string) {
 		// Chunk s holds tiles [t0 + s*nt/nc, t0 + (s+1)*nt/nc): at most
 		// per of them, as balanced as they can be.
 		s := gr.openLoop("0", nc)
+		s.done = true
 		tileAt := func(s string) string {
 			q := gr.ins("udiv i64 %s, %s", gr.ins("mul nuw nsw i64 %s, %s", s, nt), nc)
 			return gr.ins("mul nuw nsw i64 %s, %d", gr.ins("add nuw nsw i64 %s, %s", t0, q), mmRows)
@@ -142,6 +144,7 @@ func (gr *group) emitMatMulRows(mm *mmCtx, batch int, M string) {
 	b0 := gr.ins("udiv i64 %%start, %s", M)
 	b1 := gr.ins("add nuw nsw i64 %s, 1", gr.ins("udiv i64 %s, %s", gr.ins("sub nuw nsw i64 %%end, 1"), M))
 	l := gr.openLoop(b0, b1)
+	l.done = true
 	base := gr.ins("mul nuw nsw i64 %s, %s", l.iv, M)
 	after := gr.ins("icmp ugt i64 %%start, %s", base)
 	lo := gr.ins("select i1 %s, i64 %s, i64 0", after, gr.ins("sub nuw nsw i64 %%start, %s", base))
@@ -207,6 +210,7 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 		mm.kc = kc
 		mm.r0 = r0
 		kb := gr.openLoop("0", nkb)
+		kb.done = true
 		k0 := gr.ins("mul nuw nsw i64 %s, %d", kb.iv, kc)
 		kLen := gr.ins("sub nuw nsw i64 %s, %s", mm.K, k0)
 		short := gr.ins("icmp slt i64 %s, %d", kLen, kc)
@@ -218,6 +222,7 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 		panels := func(j0 string) {
 			mm.packPanel(k0, kLen, j0)
 			t := gr.openLoop("0", tiles)
+			t.done = true
 			ti := gr.ins("add nuw nsw i64 %s, %s", r0, gr.ins("mul nuw nsw i64 %s, %d", t.iv, mmRows))
 			mm.tile(ti, j0, kLen, first, mmRows)
 			gr.closeLoop(t)
@@ -228,6 +233,7 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 		}
 		mm.nv = mmVecs
 		p := gr.openLoop("0", gr.udivC(mm.N, panel))
+		p.done = true
 		panels(gr.ins("mul nuw nsw i64 %s, %d", p.iv, panel))
 		gr.closeLoop(p)
 		// The narrower panel: nv whole vectors, 0 < nv < mmVecs.
@@ -268,6 +274,7 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 			bt = mm.packTail(c, n-c, k)
 		}
 		t := gr.openLoop("0", covered)
+		t.done = true
 		i := gr.ins("add nuw nsw i64 %s, %s", r0, t.iv)
 		if dot {
 			mm.dotTail(i, bt, c, n-c, k)
@@ -281,6 +288,7 @@ func (mm *mmCtx) chunk(r0, rows string, slots int) {
 	}
 	// The other rows, whole.
 	rest := gr.openLoop(covered, rows)
+	rest.done = true
 	i := gr.ins("add nuw nsw i64 %s, %s", r0, rest.iv)
 	mm.row(i, "0", mm.N)
 	if mm.epilogue {
