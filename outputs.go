@@ -31,14 +31,44 @@ import (
 // new one.
 //
 // The pool holds at most outputPoolBytes in all, and of one size
-// outputPoolSizeBytes' worth of buffers (from outputPoolMinPerSize to
-// outputPoolMaxPerSize of them); to make room for a size, it drops the
-// buffers of the sizes Calls used least recently, and a buffer that still
-// does not fit is left to the collector. Buffers of a size no Call took
-// for idleRelease (2 s) are dropped too, so an idle program's memory goes
-// back to the system after its next collection. The collector does not
-// return dead outputs to the pool on its own schedule often enough: see
-// "Collections started by Call" below.
+// outputPoolSizeBytes' worth of buffers at first (from
+// outputPoolMinPerSize to outputPoolMaxPerSize of them); to make room for
+// a size, it drops the buffers of the sizes Calls used least recently, and
+// a buffer that still does not fit is left to the collector. Buffers of a
+// size no Call took for idleRelease (2 s) are dropped too, so an idle
+// program's memory goes back to the system after its next collection. The
+// collector does not return dead outputs to the pool on its own schedule
+// often enough: see "Collections started by Call" below.
+//
+// A Call takes the pooled buffer written last (the pool of a size is a
+// heap by when each buffer was handed out or released): the finalizers
+// give buffers back in no useful order, and the last written is the most
+// likely to be still in cache.
+//
+// The pool of a size doubles (sizeStats.grow, up to maxGrow times and half
+// of outputPoolBytes) when a Call finds it empty while a collection Call
+// started is refilling it: that collection outlasted the buffers left, and
+// each Call meanwhile makes a new buffer, zeroed and faulted in, which
+// costs more than the kernel. How many buffers outlast a collection
+// depends on the host (how long a collection takes against how fast
+// Calls use buffers), and growing measures it. On the 2-vCPU Zen 4 VM
+// (November 2026, loaded by other processes), 4 MB outputs (n=1e6 of the
+// 5-op chain) with the first 16 buffers were new 12-27% of the time, and
+// Call took 1.9-2.1 times CallInto's time; grown to 32, new 5-9%, and
+// 1.25-1.9 times (BenchmarkCallAllocating, old and new binaries
+// alternated); on the Intel VM the pool was seldom found empty.
+//
+// Why the pool is not sized to keep outputs in the cache: on that Zen 4
+// VM CallInto's 12 MB working set at n=1e6 stays in its 32 MiB L3
+// (65-150 us a call), so every Call output not among the last few written
+// comes from memory; keeping a size's pool inside the L3 takes a
+// collection every 2-4 Calls of 4 MB, and a collection costs 250-900 us of
+// CPU there, more than the cold memory. Measured: pools of 4 and 2
+// buffers (16 and 8 MiB) gave 2.9-4.1 times CallInto's time, half the
+// buffers new because the collections could not keep up, against 1.4-1.9
+// for 16. On the Intel VM, whose L3 share is about 8 MiB, a pool inside
+// the cache is smaller still. Neither host's cache sizes would give a
+// better pool size than the growth above.
 //
 // Medium outputs, from slabMinBytes up to recycleMinBytes, are carved
 // from slabs: a slab holds slabOutputs outputs of one size and
@@ -119,7 +149,9 @@ const (
 
 var outputPool = struct {
 	sync.Mutex
-	free  map[uintptr][]unsafe.Pointer // by size in bytes
+	// free holds the pooled buffers by size in bytes, each list a heap
+	// by when their contents were last written, the warmest first.
+	free  map[uintptr][]pooled
 	bytes uintptr
 	// carving is the slab outputs of one (rounded) size are being carved
 	// from, by that size.
@@ -143,6 +175,8 @@ var outputPool = struct {
 	yield              float64
 	returned0, handed0 uint64
 	forced             int64
+	// collections numbers the collections Call started.
+	collections int64
 	// idleArmed is set while a releaseIdle is scheduled.
 	idleArmed bool
 	// noForce turns forced collections off (for benchmarks).
@@ -157,7 +191,7 @@ var outputPool = struct {
 	// releasedTaken records the sizes whose released list a Call took
 	// from since the last releaseIdle.
 	releasedTaken map[uintptr]bool
-}{free: map[uintptr][]unsafe.Pointer{}, carving: map[uintptr]*slabCursor{}, sizes: map[uintptr]*sizeStats{},
+}{free: map[uintptr][]pooled{}, carving: map[uintptr]*slabCursor{}, sizes: map[uintptr]*sizeStats{},
 	released: map[uintptr][]unsafe.Pointer{}, releasedTaken: map[uintptr]bool{},
 	gcNanos: initialGCNanos, yield: 1}
 
@@ -172,20 +206,24 @@ type sizeStats struct {
 	handed, taken int
 	// lastUse is outputPool.clock when a Call last took one.
 	lastUse uint64
-	// fin gives a buffer of this size back to the pool keeping finPer of
-	// them: made once, not a closure per buffer.
-	fin    func(*byte)
-	finPer int
+	// keep is how many buffers of this size the pool keeps: base at
+	// first, doubled (up to maxGrow times base) each collection during
+	// which a Call found the pool empty; grownIn is the number of the
+	// collection it last grew in (see "The pool of one size" below).
+	keep, base int
+	grownIn    int64
 }
 
-// finalizer is the finalizer of buffers of size bytes of which the pool
-// keeps perSize. outputPool must be locked.
-func (st *sizeStats) finalizer(size uintptr, perSize int) func(*byte) {
-	if st.fin == nil || st.finPer != perSize {
-		st.fin = func(b *byte) { giveBuffer(unsafe.Pointer(b), size, perSize) }
-		st.finPer = perSize
+// grow doubles the buffers of size the pool keeps, up to maxGrow times
+// the first number and half of outputPoolBytes: a Call found the pool of
+// that size empty while a collection was refilling it. outputPool must be
+// locked.
+func (st *sizeStats) grow(size uintptr) {
+	st.grownIn = outputPool.collections
+	limit := min(maxGrow*st.base, int(outputPoolBytes/2/size))
+	if st.keep < limit {
+		st.keep = min(2*st.keep, limit)
 	}
-	return st.fin
 }
 
 // slabCursor is the slab of one output size being carved: base is the
@@ -205,26 +243,111 @@ func takeBuffer(size uintptr) unsafe.Pointer {
 		outputPool.misses++
 		return nil
 	}
-	p := list[len(list)-1]
-	list[len(list)-1] = nil
-	outputPool.free[size] = list[:len(list)-1]
+	p := list[0].p
+	outputPool.free[size] = popWarmest(list)
 	outputPool.bytes -= size
 	outputPool.hits++
 	return p
 }
 
-// giveBuffer keeps p, an unreachable output buffer or slab of size bytes,
-// for reuse, if the pool has room. It runs on the finalizer goroutine.
-func giveBuffer(p unsafe.Pointer, size uintptr, perSize int) {
+// pooled is a buffer in the pool and outputPool.clock when its contents
+// were last written (handed out, or given back by Release).
+type pooled struct {
+	p     unsafe.Pointer
+	stamp uint64
+}
+
+// giveBuffer keeps p, an unreachable output buffer or slab of size bytes
+// last written at stamp, for reuse, if the pool has room; when the pool
+// of that size is full, it keeps the warmer of p and the coldest pooled
+// one. It runs on the finalizer goroutine.
+func giveBuffer(p unsafe.Pointer, size uintptr, stamp uint64) {
 	outputPool.Lock()
 	defer outputPool.Unlock()
-	outputPool.returned += uint64(size)
-	if len(outputPool.free[size]) >= perSize || !makeRoom(size) {
-		return // dropped: the collector frees it at its next cycle
+	perSize := perSize(size)
+	if st := outputPool.sizes[size]; st != nil {
+		perSize = st.keep
 	}
-	outputPool.free[size] = append(outputPool.free[size], p)
+	outputPool.returned += uint64(size)
+	list := outputPool.free[size]
+	if len(list) >= perSize {
+		// Full (this happens only after Calls made new buffers): the
+		// coldest pooled one goes if p is warmer.
+		if len(list) == 0 {
+			return
+		}
+		i := coldest(list)
+		if list[i].stamp > stamp {
+			return // dropped: the collector frees it at its next cycle
+		}
+		list[i] = pooled{p, stamp}
+		warmUp(list, i)
+		return
+	}
+	if !makeRoom(size) {
+		return
+	}
+	outputPool.free[size] = pushPooled(list, pooled{p, stamp})
 	outputPool.bytes += size
 	armIdleRelease()
+}
+
+// A size's pooled buffers are a heap ordered by stamp, the warmest at
+// index 0: the finalizers give them back in no particular order, up to a
+// thousand slabs of a size per collection, and keeping the list sorted
+// would move half of it each time.
+
+// pushPooled adds b to the heap list.
+func pushPooled(list []pooled, b pooled) []pooled {
+	list = append(list, b)
+	warmUp(list, len(list)-1)
+	return list
+}
+
+// warmUp moves list[i] up the heap while it is warmer than its parent.
+func warmUp(list []pooled, i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if list[parent].stamp >= list[i].stamp {
+			return
+		}
+		list[parent], list[i] = list[i], list[parent]
+		i = parent
+	}
+}
+
+// popWarmest removes list[0], the warmest, from the heap list.
+func popWarmest(list []pooled) []pooled {
+	n := len(list) - 1
+	list[0] = list[n]
+	list[n] = pooled{}
+	list = list[:n]
+	for i := 0; ; {
+		w, l := i, 2*i+1
+		if l < n && list[l].stamp > list[w].stamp {
+			w = l
+		}
+		if r := l + 1; r < n && list[r].stamp > list[w].stamp {
+			w = r
+		}
+		if w == i {
+			return list
+		}
+		list[i], list[w] = list[w], list[i]
+		i = w
+	}
+}
+
+// coldest returns the index of the coldest buffer in the heap list, one
+// of its leaves.
+func coldest(list []pooled) int {
+	c := len(list) / 2
+	for i := c + 1; i < len(list); i++ {
+		if list[i].stamp < list[c].stamp {
+			c = i
+		}
+	}
+	return c
 }
 
 // perSize is how many pooled buffers of size bytes (at least
@@ -263,23 +386,26 @@ func dropFree(size uintptr) {
 }
 
 // recycled returns a buffer of size bytes, pooled or new, whose finalizer
-// gives it back to the pool, keeping at most perSize of that size.
+// gives it back to the pool, which keeps perSize of that size at first.
 func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.Lock()
 	p := takeBuffer(size)
 	st := outputPool.sizes[size]
 	if st == nil {
-		st = &sizeStats{makeNanos: int64(size / defaultMakeRate)}
+		st = &sizeStats{makeNanos: int64(size / defaultMakeRate), keep: perSize, base: perSize}
 		outputPool.sizes[size] = st
+	}
+	if p == nil && outputPool.collecting && st.grownIn != outputPool.collections {
+		st.grow(size)
 	}
 	st.taken++
 	st.handed++
 	outputPool.clock++
 	st.lastUse = outputPool.clock
 	outputPool.handed += uint64(size)
-	fin := st.finalizer(size, perSize)
+	stamp := outputPool.clock
 	if p != nil {
-		maybeCollect(size, st, perSize)
+		maybeCollect(size, st)
 	}
 	outputPool.Unlock()
 	if p == nil {
@@ -288,10 +414,12 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 		d := int64(time.Since(t))
 		outputPool.Lock()
 		st.makeNanos += (d - st.makeNanos) / 4
-		maybeCollect(size, st, perSize)
+		maybeCollect(size, st)
 		outputPool.Unlock()
 	}
-	runtime.SetFinalizer((*byte)(p), fin)
+	// A closure per buffer (one small allocation per slab or large
+	// buffer) carries when it was written.
+	runtime.SetFinalizer((*byte)(p), func(b *byte) { giveBuffer(unsafe.Pointer(b), size, stamp) })
 	return p
 }
 
@@ -361,7 +489,11 @@ func releaseOutput(p unsafe.Pointer, bytes uintptr) {
 		return
 	}
 	runtime.SetFinalizer((*byte)(p), nil)
-	giveBuffer(p, bytes, perSize(bytes))
+	outputPool.Lock()
+	outputPool.clock++
+	stamp := outputPool.clock
+	outputPool.Unlock()
+	giveBuffer(p, bytes, stamp)
 }
 
 // outputSlice returns n elements of T for a Call output: recycled when
@@ -505,6 +637,7 @@ const (
 	initialGCNanos  = 1_000_000 // a guess at a collection's cost until measured
 	minGCNanos      = 200_000   // a collection costs at least this much (waking processors, two pauses)
 	minYield        = 1.0 / 16  // the least yield assumed
+	maxGrow         = 2         // a size's pool grows to at most this many times its first size
 )
 
 // idleRelease is how long pooled buffers no Call takes stay pooled (from
@@ -514,8 +647,9 @@ var idleRelease = 2 * time.Second
 // maybeCollect starts a background collection if the pool of size is low
 // and a collection is expected to save more than it costs (see above).
 // outputPool must be locked.
-func maybeCollect(size uintptr, st *sizeStats, perSize int) {
+func maybeCollect(size uintptr, st *sizeStats) {
 	p := &outputPool
+	perSize := st.keep
 	if p.collecting || p.noForce || len(p.free[size]) > perSize/4 || st.handed < perSize/2 {
 		return
 	}
@@ -532,6 +666,7 @@ func maybeCollect(size uintptr, st *sizeStats, perSize int) {
 		s.handed = 0
 	}
 	p.collecting = true
+	p.collections++
 	go collect()
 }
 
