@@ -45,18 +45,20 @@ import (
 // give buffers back in no useful order, and the last written is the most
 // likely to be still in cache.
 //
-// The pool of a size doubles (sizeStats.grow, up to maxGrow times and half
-// of outputPoolBytes) when a Call finds it empty while a collection Call
+// The pool of a size doubles (sizeStats.grow, up to maxGrow times and
+// outputPoolBytes' worth; slab pools keep their size) when a Call finds it empty while a collection Call
 // started is refilling it: that collection outlasted the buffers left, and
 // each Call meanwhile makes a new buffer, zeroed and faulted in, which
 // costs more than the kernel. How many buffers outlast a collection
 // depends on the host (how long a collection takes against how fast
 // Calls use buffers), and growing measures it. On the 2-vCPU Zen 4 VM
 // (November 2026, loaded by other processes), 4 MB outputs (n=1e6 of the
-// 5-op chain) with the first 16 buffers were new 12-27% of the time, and
-// Call took 1.9-2.1 times CallInto's time; grown to 32, new 5-9%, and
-// 1.25-1.9 times (BenchmarkCallAllocating, old and new binaries
-// alternated); on the Intel VM the pool was seldom found empty.
+// 5-op chain) with the first 16 buffers were new 15-22% of the time, and
+// Call took 1.86-2.14 times CallInto's time (CPU 2.06-2.24); grown to 64,
+// new 3%, and 1.10-1.32 times (CPU 1.13-1.28), resident memory 270-320 MB
+// instead of 150-245 (BenchmarkCallAllocating, old and new binaries
+// alternated three times); grown to 32 only, 1.41-1.65 times. On the
+// Intel VM the pool was seldom found empty (3.5% new buffers).
 //
 // Why the pool is not sized to keep outputs in the cache: on that Zen 4
 // VM CallInto's 12 MB working set at n=1e6 stays in its 32 MiB L3
@@ -109,8 +111,19 @@ import (
 // before the kernel, or of the next one or two ahead), clearing the
 // output with REP STOSB first (which writes whole lines without reading
 // them), and, in a copy loop of the same shape, 2 MiB pages
-// (MADV_HUGEPAGE): the cost is the memory, not the TLB. Go's make for these outputs instead of slabs took twice the
-// Call thread's CPU time (zeroing, then more collections).
+// (MADV_HUGEPAGE): the cost is the memory, not the TLB. Go's make for
+// these outputs instead of slabs took twice the Call thread's CPU time
+// (zeroing, then more collections).
+//
+// On the Zen 4 VM (2 MiB L2, 32 MiB L3; one run of
+// BenchmarkOutputWorkingSet) the kernel's CPU time per 4 KB output was
+// 129 ns rewriting one output, 158 cycling through 1 MiB, 200 through
+// 4 MiB and 299 through 32 MiB, and a plain Call 611; Call plus Release,
+// whose memory is as warm as CallInto's, took 1.5 times CallInto's time.
+// So twice CallInto's time at n=1e3 would need the outputs reused within
+// about 1 MiB, a collection every 250 Calls, each 250-1300 us of CPU
+// there (mostly runtime.GC's sweep, one yield per span): out of reach of
+// recycling after a collection, on either host.
 //
 // The caller can help: Array.Release gives a result back at once, and
 // the next Call of that size takes it, still in cache, from a LIFO list
@@ -131,7 +144,7 @@ import (
 // Resident memory in a steady loop of Calls that drop their outputs is
 // bounded by the pools plus the buffers handed out between two
 // collections, which those started by Call keep to about a pool's worth:
-// at most 256 MiB of pool in all; with 80 MB of inputs and 40 MB outputs,
+// at most 256 MiB of pool in all, which one size's grown pool may fill; with 80 MB of inputs and 40 MB outputs,
 // a heap of 350-400 MB where the collector's pacing alone let it reach
 // 500-700 MB.
 const (
@@ -151,8 +164,13 @@ var outputPool = struct {
 	sync.Mutex
 	// free holds the pooled buffers by size in bytes, each list a heap
 	// by when their contents were last written, the warmest first.
-	free  map[uintptr][]pooled
-	bytes uintptr
+	free map[uintptr][]pooled
+	// written is outputPool.clock when each buffer recycled hands out
+	// (handed out or pooled) was last written, by its address: kept
+	// here rather than in a closure per buffer, which would cost each
+	// Call an allocation. The collector does not move heap objects.
+	written map[uintptr]uint64
+	bytes   uintptr
 	// carving is the slab outputs of one (rounded) size are being carved
 	// from, by that size.
 	carving map[uintptr]*slabCursor
@@ -191,7 +209,7 @@ var outputPool = struct {
 	// releasedTaken records the sizes whose released list a Call took
 	// from since the last releaseIdle.
 	releasedTaken map[uintptr]bool
-}{free: map[uintptr][]pooled{}, carving: map[uintptr]*slabCursor{}, sizes: map[uintptr]*sizeStats{},
+}{free: map[uintptr][]pooled{}, written: map[uintptr]uint64{}, carving: map[uintptr]*slabCursor{}, sizes: map[uintptr]*sizeStats{},
 	released: map[uintptr][]unsafe.Pointer{}, releasedTaken: map[uintptr]bool{},
 	gcNanos: initialGCNanos, yield: 1}
 
@@ -212,16 +230,23 @@ type sizeStats struct {
 	// collection it last grew in (see "The pool of one size" below).
 	keep, base int
 	grownIn    int64
+	// grows is false for slabs, whose pool keeps its first size: at
+	// n=1e3 a grown slab pool held 30-50 MB more with no measured gain
+	// (a new slab, a few microseconds, is shared by slabOutputs Calls).
+	grows bool
+	// fin gives a buffer of this size back to the pool: made once, not a
+	// closure per buffer, which would cost each Call an allocation.
+	fin func(*byte)
 }
 
 // grow doubles the buffers of size the pool keeps, up to maxGrow times
-// the first number and half of outputPoolBytes: a Call found the pool of
+// the first number and outputPoolBytes' worth: a Call found the pool of
 // that size empty while a collection was refilling it. outputPool must be
 // locked.
 func (st *sizeStats) grow(size uintptr) {
 	st.grownIn = outputPool.collections
-	limit := min(maxGrow*st.base, int(outputPoolBytes/2/size))
-	if st.keep < limit {
+	limit := min(maxGrow*st.base, int(outputPoolBytes/size))
+	if st.grows && st.keep < limit {
 		st.keep = min(2*st.keep, limit)
 	}
 }
@@ -257,13 +282,14 @@ type pooled struct {
 	stamp uint64
 }
 
-// giveBuffer keeps p, an unreachable output buffer or slab of size bytes
-// last written at stamp, for reuse, if the pool has room; when the pool
-// of that size is full, it keeps the warmer of p and the coldest pooled
-// one. It runs on the finalizer goroutine.
-func giveBuffer(p unsafe.Pointer, size uintptr, stamp uint64) {
+// giveBuffer keeps p, an unreachable output buffer or slab of size bytes,
+// for reuse, if the pool has room; when the pool of that size is full, it
+// keeps the warmer of p and the coldest pooled one. It runs on the
+// finalizer goroutine.
+func giveBuffer(p unsafe.Pointer, size uintptr) {
 	outputPool.Lock()
 	defer outputPool.Unlock()
+	stamp := outputPool.written[uintptr(p)]
 	perSize := perSize(size)
 	if st := outputPool.sizes[size]; st != nil {
 		perSize = st.keep
@@ -274,17 +300,21 @@ func giveBuffer(p unsafe.Pointer, size uintptr, stamp uint64) {
 		// Full (this happens only after Calls made new buffers): the
 		// coldest pooled one goes if p is warmer.
 		if len(list) == 0 {
+			delete(outputPool.written, uintptr(p))
 			return
 		}
 		i := coldest(list)
 		if list[i].stamp > stamp {
+			delete(outputPool.written, uintptr(p))
 			return // dropped: the collector frees it at its next cycle
 		}
+		delete(outputPool.written, uintptr(list[i].p))
 		list[i] = pooled{p, stamp}
 		warmUp(list, i)
 		return
 	}
 	if !makeRoom(size) {
+		delete(outputPool.written, uintptr(p))
 		return
 	}
 	outputPool.free[size] = pushPooled(list, pooled{p, stamp})
@@ -380,19 +410,24 @@ func makeRoom(size uintptr) bool {
 // dropFree drops the pooled buffers of size. outputPool must be locked.
 func dropFree(size uintptr) {
 	list := outputPool.free[size]
+	for _, b := range list {
+		delete(outputPool.written, uintptr(b.p))
+	}
 	clear(list)
 	outputPool.bytes -= size * uintptr(len(list))
 	delete(outputPool.free, size)
 }
 
 // recycled returns a buffer of size bytes, pooled or new, whose finalizer
-// gives it back to the pool, which keeps perSize of that size at first.
-func recycled(size uintptr, perSize int) unsafe.Pointer {
+// gives it back to the pool, which keeps perSize of that size at first,
+// more later if grows.
+func recycled(size uintptr, perSize int, grows bool) unsafe.Pointer {
 	outputPool.Lock()
 	p := takeBuffer(size)
 	st := outputPool.sizes[size]
 	if st == nil {
-		st = &sizeStats{makeNanos: int64(size / defaultMakeRate), keep: perSize, base: perSize}
+		st = &sizeStats{makeNanos: int64(size / defaultMakeRate), keep: perSize, base: perSize, grows: grows,
+			fin: func(b *byte) { giveBuffer(unsafe.Pointer(b), size) }}
 		outputPool.sizes[size] = st
 	}
 	if p == nil && outputPool.collecting && st.grownIn != outputPool.collections {
@@ -405,6 +440,7 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.handed += uint64(size)
 	stamp := outputPool.clock
 	if p != nil {
+		outputPool.written[uintptr(p)] = stamp
 		maybeCollect(size, st)
 	}
 	outputPool.Unlock()
@@ -414,12 +450,11 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 		d := int64(time.Since(t))
 		outputPool.Lock()
 		st.makeNanos += (d - st.makeNanos) / 4
+		outputPool.written[uintptr(p)] = stamp
 		maybeCollect(size, st)
 		outputPool.Unlock()
 	}
-	// A closure per buffer (one small allocation per slab or large
-	// buffer) carries when it was written.
-	runtime.SetFinalizer((*byte)(p), func(b *byte) { giveBuffer(unsafe.Pointer(b), size, stamp) })
+	runtime.SetFinalizer((*byte)(p), st.fin)
 	return p
 }
 
@@ -454,7 +489,7 @@ func carve(size uintptr) unsafe.Pointer {
 	}
 	c.base = nil
 	outputPool.Unlock()
-	slab := recycled(c.size, int(slabPoolPerSize/c.size))
+	slab := recycled(c.size, int(slabPoolPerSize/c.size), false)
 	outputPool.Lock()
 	defer outputPool.Unlock()
 	// Another Call may have started a slab meanwhile; this one replaces
@@ -491,9 +526,9 @@ func releaseOutput(p unsafe.Pointer, bytes uintptr) {
 	runtime.SetFinalizer((*byte)(p), nil)
 	outputPool.Lock()
 	outputPool.clock++
-	stamp := outputPool.clock
+	outputPool.written[uintptr(p)] = outputPool.clock
 	outputPool.Unlock()
-	giveBuffer(p, bytes, stamp)
+	giveBuffer(p, bytes)
 }
 
 // outputSlice returns n elements of T for a Call output: recycled when
@@ -509,7 +544,7 @@ func outputSlice[T any](n int) []T {
 	case size < recycleMinBytes:
 		return unsafe.Slice((*T)(carve(size)), n)
 	}
-	return unsafe.Slice((*T)(recycled(size, perSize(size))), n)
+	return unsafe.Slice((*T)(recycled(size, perSize(size), true)), n)
 }
 
 // newOutput returns the array for a result of dtype dt and shape, whose
@@ -637,7 +672,7 @@ const (
 	initialGCNanos  = 1_000_000 // a guess at a collection's cost until measured
 	minGCNanos      = 200_000   // a collection costs at least this much (waking processors, two pauses)
 	minYield        = 1.0 / 16  // the least yield assumed
-	maxGrow         = 2         // a size's pool grows to at most this many times its first size
+	maxGrow         = 4         // a size's pool grows to at most this many times its first size
 )
 
 // idleRelease is how long pooled buffers no Call takes stay pooled (from

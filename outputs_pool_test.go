@@ -38,7 +38,10 @@ func TestPoolWarmestFirst(t *testing.T) {
 	give := func(stamp uint64) {
 		p := unsafe.Pointer(unsafe.SliceData(make([]byte, poolSize)))
 		bufs[p] = stamp
-		giveBuffer(p, poolSize, stamp)
+		outputPool.Lock()
+		outputPool.written[uintptr(p)] = stamp
+		outputPool.Unlock()
+		giveBuffer(p, poolSize)
 	}
 	give(5)
 	give(2)
@@ -68,9 +71,9 @@ func TestPoolWarmestFirst(t *testing.T) {
 
 // The pool of a size doubles when a Call finds it empty during a
 // collection Call started, once per collection, up to maxGrow times its
-// first size and half of outputPoolBytes.
+// first size and outputPoolBytes' worth; a slab pool does not grow.
 func TestPoolGrowsWhenDry(t *testing.T) {
-	st := &sizeStats{keep: 4, base: 4, makeNanos: 1}
+	st := &sizeStats{keep: 4, base: 4, makeNanos: 1, grows: true}
 	ownPoolSize(t, st)
 	outputPool.Lock()
 	noForce := outputPool.noForce
@@ -89,7 +92,7 @@ func TestPoolGrowsWhenDry(t *testing.T) {
 		return st.keep
 	}
 	miss := func() { // the pool is empty: a new buffer
-		p := recycled(poolSize, 4)
+		p := recycled(poolSize, 4, true)
 		runtime.SetFinalizer((*byte)(p), nil)
 	}
 	outputPool.Lock()
@@ -113,23 +116,30 @@ func TestPoolGrowsWhenDry(t *testing.T) {
 	if k := keep(); k != 5 {
 		t.Fatalf("after a second miss during one collection the pool keeps %d, want 5", k)
 	}
-	outputPool.Lock()
-	outputPool.collections++
-	outputPool.Unlock()
-	miss()
-	if k := keep(); k != 4*maxGrow {
-		t.Fatalf("after a miss during the next collection the pool keeps %d, want %d (maxGrow times 4)", k, 4*maxGrow)
+	for _, want := range []int{10, 4 * maxGrow, 4 * maxGrow} {
+		outputPool.Lock()
+		outputPool.collections++
+		outputPool.Unlock()
+		miss()
+		if k := keep(); k != want {
+			t.Fatalf("after a miss during the next collection the pool keeps %d, want %d (at most maxGrow times 4)", k, want)
+		}
 	}
 
-	// A size whose first pool is already half of outputPoolBytes or more
-	// does not grow.
-	big := &sizeStats{keep: 8, base: 8}
+	// A size whose first pool is already outputPoolBytes' worth or more
+	// does not grow, nor does a slab pool.
+	big := &sizeStats{keep: 8, base: 8, grows: true}
+	slab := &sizeStats{keep: 8, base: 8}
 	outputPool.Lock()
 	outputPool.collections++
 	big.grow(40 << 20)
+	slab.grow(64 << 10)
 	outputPool.Unlock()
 	if big.keep != 8 {
 		t.Errorf("a pool of 8 buffers of 40 MiB grew to %d", big.keep)
+	}
+	if slab.keep != 8 {
+		t.Errorf("a slab pool grew to %d", slab.keep)
 	}
 }
 
