@@ -46,7 +46,7 @@ import (
 // likely to be still in cache.
 //
 // The pool of a size doubles (sizeStats.grow, up to maxGrow times and
-// outputPoolBytes' worth; slab pools keep their size) when a Call finds it empty while a collection Call
+// outputPoolBytes' worth) when a Call finds it empty while a collection Call
 // started is refilling it: that collection outlasted the buffers left, and
 // each Call meanwhile makes a new buffer, zeroed and faulted in, which
 // costs more than the kernel. How many buffers outlast a collection
@@ -57,8 +57,13 @@ import (
 // Call took 1.86-2.14 times CallInto's time (CPU 2.06-2.24); grown to 64,
 // new 3%, and 1.10-1.32 times (CPU 1.13-1.28), resident memory 270-320 MB
 // instead of 150-245 (BenchmarkCallAllocating, old and new binaries
-// alternated three times); grown to 32 only, 1.41-1.65 times. On the
-// Intel VM the pool was seldom found empty (3.5% new buffers).
+// alternated three times); grown to 32 only, 1.41-1.65 times. Slab pools
+// grow by the same rule: at n=1e3, with the host loaded (load average 7),
+// 19-31% of the slabs were new with 32 MiB of them and Call took 4.2-5.6
+// times CallInto's CPU time, 4-8% and 3.2-3.6 times grown (128 MiB,
+// resident memory 170-263 MB instead of 99-155); less loaded, they
+// seldom grew. On the Intel VM the pool was seldom found empty (3.5% new
+// buffers at n=1e6).
 //
 // Why the pool is not sized to keep outputs in the cache: on that Zen 4
 // VM CallInto's 12 MB working set at n=1e6 stays in its 32 MiB L3
@@ -230,10 +235,6 @@ type sizeStats struct {
 	// collection it last grew in (see "The pool of one size" below).
 	keep, base int
 	grownIn    int64
-	// grows is false for slabs, whose pool keeps its first size: at
-	// n=1e3 a grown slab pool held 30-50 MB more with no measured gain
-	// (a new slab, a few microseconds, is shared by slabOutputs Calls).
-	grows bool
 	// fin gives a buffer of this size back to the pool: made once, not a
 	// closure per buffer, which would cost each Call an allocation.
 	fin func(*byte)
@@ -246,7 +247,7 @@ type sizeStats struct {
 func (st *sizeStats) grow(size uintptr) {
 	st.grownIn = outputPool.collections
 	limit := min(maxGrow*st.base, int(outputPoolBytes/size))
-	if st.grows && st.keep < limit {
+	if st.keep < limit {
 		st.keep = min(2*st.keep, limit)
 	}
 }
@@ -322,64 +323,6 @@ func giveBuffer(p unsafe.Pointer, size uintptr) {
 	armIdleRelease()
 }
 
-// A size's pooled buffers are a heap ordered by stamp, the warmest at
-// index 0: the finalizers give them back in no particular order, up to a
-// thousand slabs of a size per collection, and keeping the list sorted
-// would move half of it each time.
-
-// pushPooled adds b to the heap list.
-func pushPooled(list []pooled, b pooled) []pooled {
-	list = append(list, b)
-	warmUp(list, len(list)-1)
-	return list
-}
-
-// warmUp moves list[i] up the heap while it is warmer than its parent.
-func warmUp(list []pooled, i int) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if list[parent].stamp >= list[i].stamp {
-			return
-		}
-		list[parent], list[i] = list[i], list[parent]
-		i = parent
-	}
-}
-
-// popWarmest removes list[0], the warmest, from the heap list.
-func popWarmest(list []pooled) []pooled {
-	n := len(list) - 1
-	list[0] = list[n]
-	list[n] = pooled{}
-	list = list[:n]
-	for i := 0; ; {
-		w, l := i, 2*i+1
-		if l < n && list[l].stamp > list[w].stamp {
-			w = l
-		}
-		if r := l + 1; r < n && list[r].stamp > list[w].stamp {
-			w = r
-		}
-		if w == i {
-			return list
-		}
-		list[i], list[w] = list[w], list[i]
-		i = w
-	}
-}
-
-// coldest returns the index of the coldest buffer in the heap list, one
-// of its leaves.
-func coldest(list []pooled) int {
-	c := len(list) / 2
-	for i := c + 1; i < len(list); i++ {
-		if list[i].stamp < list[c].stamp {
-			c = i
-		}
-	}
-	return c
-}
-
 // perSize is how many pooled buffers of size bytes (at least
 // recycleMinBytes) the pool keeps: outputPoolSizeBytes' worth, at least
 // outputPoolMinPerSize and at most outputPoolMaxPerSize.
@@ -419,14 +362,13 @@ func dropFree(size uintptr) {
 }
 
 // recycled returns a buffer of size bytes, pooled or new, whose finalizer
-// gives it back to the pool, which keeps perSize of that size at first,
-// more later if grows.
-func recycled(size uintptr, perSize int, grows bool) unsafe.Pointer {
+// gives it back to the pool, which keeps perSize of that size at first.
+func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.Lock()
 	p := takeBuffer(size)
 	st := outputPool.sizes[size]
 	if st == nil {
-		st = &sizeStats{makeNanos: int64(size / defaultMakeRate), keep: perSize, base: perSize, grows: grows,
+		st = &sizeStats{makeNanos: int64(size / defaultMakeRate), keep: perSize, base: perSize,
 			fin: func(b *byte) { giveBuffer(unsafe.Pointer(b), size) }}
 		outputPool.sizes[size] = st
 	}
@@ -489,7 +431,7 @@ func carve(size uintptr) unsafe.Pointer {
 	}
 	c.base = nil
 	outputPool.Unlock()
-	slab := recycled(c.size, int(slabPoolPerSize/c.size), false)
+	slab := recycled(c.size, int(slabPoolPerSize/c.size))
 	outputPool.Lock()
 	defer outputPool.Unlock()
 	// Another Call may have started a slab meanwhile; this one replaces
@@ -544,7 +486,7 @@ func outputSlice[T any](n int) []T {
 	case size < recycleMinBytes:
 		return unsafe.Slice((*T)(carve(size)), n)
 	}
-	return unsafe.Slice((*T)(recycled(size, perSize(size), true)), n)
+	return unsafe.Slice((*T)(recycled(size, perSize(size))), n)
 }
 
 // newOutput returns the array for a result of dtype dt and shape, whose

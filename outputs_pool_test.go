@@ -71,9 +71,9 @@ func TestPoolWarmestFirst(t *testing.T) {
 
 // The pool of a size doubles when a Call finds it empty during a
 // collection Call started, once per collection, up to maxGrow times its
-// first size and outputPoolBytes' worth; a slab pool does not grow.
+// first size and outputPoolBytes' worth.
 func TestPoolGrowsWhenDry(t *testing.T) {
-	st := &sizeStats{keep: 4, base: 4, makeNanos: 1, grows: true}
+	st := &sizeStats{keep: 4, base: 4, makeNanos: 1}
 	ownPoolSize(t, st)
 	outputPool.Lock()
 	noForce := outputPool.noForce
@@ -92,7 +92,7 @@ func TestPoolGrowsWhenDry(t *testing.T) {
 		return st.keep
 	}
 	miss := func() { // the pool is empty: a new buffer
-		p := recycled(poolSize, 4, true)
+		p := recycled(poolSize, 4)
 		runtime.SetFinalizer((*byte)(p), nil)
 	}
 	outputPool.Lock()
@@ -127,19 +127,14 @@ func TestPoolGrowsWhenDry(t *testing.T) {
 	}
 
 	// A size whose first pool is already outputPoolBytes' worth or more
-	// does not grow, nor does a slab pool.
-	big := &sizeStats{keep: 8, base: 8, grows: true}
-	slab := &sizeStats{keep: 8, base: 8}
+	// does not grow.
+	big := &sizeStats{keep: 8, base: 8}
 	outputPool.Lock()
 	outputPool.collections++
 	big.grow(40 << 20)
-	slab.grow(64 << 10)
 	outputPool.Unlock()
 	if big.keep != 8 {
 		t.Errorf("a pool of 8 buffers of 40 MiB grew to %d", big.keep)
-	}
-	if slab.keep != 8 {
-		t.Errorf("a slab pool grew to %d", slab.keep)
 	}
 }
 
