@@ -46,8 +46,8 @@ import (
 // likely to be still in cache.
 //
 // The pool of a size doubles (sizeStats.grow, up to maxGrow times and
-// outputPoolBytes' worth) when a Call finds it empty while a collection Call
-// started is refilling it: that collection outlasted the buffers left, and
+// outputPoolBytes' worth) when a Call finds it empty while a collection
+// Call started is refilling it: that collection outlasted the buffers left, and
 // each Call meanwhile makes a new buffer, zeroed and faulted in, which
 // costs more than the kernel. How many buffers outlast a collection
 // depends on the host (how long a collection takes against how fast
@@ -92,7 +92,8 @@ import (
 // make: they are cheap enough, and leave the collector's pacing to the
 // rest of the program.
 //
-// Slabs are pooled by their size up to slabPoolPerSize bytes each. The
+// Slabs are pooled by their size up to slabPoolPerSize bytes each at
+// first (they grow like the larger buffers' pools). The
 // pooled slabs count as live heap, so the collector's pacing lets the heap
 // grow by as much again before the next cycle: the pool also spaces out
 // collections, which is what makes a loop of small Calls cheap. The
