@@ -31,14 +31,51 @@ import (
 // new one.
 //
 // The pool holds at most outputPoolBytes in all, and of one size
-// outputPoolSizeBytes' worth of buffers (from outputPoolMinPerSize to
-// outputPoolMaxPerSize of them); to make room for a size, it drops the
-// buffers of the sizes Calls used least recently, and a buffer that still
-// does not fit is left to the collector. Buffers of a size no Call took
-// for idleRelease (2 s) are dropped too, so an idle program's memory goes
-// back to the system after its next collection. The collector does not
-// return dead outputs to the pool on its own schedule often enough: see
-// "Collections started by Call" below.
+// outputPoolSizeBytes' worth of buffers at first (from
+// outputPoolMinPerSize to outputPoolMaxPerSize of them); to make room for
+// a size, it drops the buffers of the sizes Calls used least recently, and
+// a buffer that still does not fit is left to the collector. Buffers of a
+// size no Call took for idleRelease (2 s) are dropped too, so an idle
+// program's memory goes back to the system after its next collection. The
+// collector does not return dead outputs to the pool on its own schedule
+// often enough: see "Collections started by Call" below.
+//
+// A Call takes the pooled buffer written last (the pool of a size is a
+// heap by when each buffer was handed out or released): the finalizers
+// give buffers back in no useful order, and the last written is the most
+// likely to be still in cache.
+//
+// The pool of a size doubles (sizeStats.grow, up to maxGrow times and
+// outputPoolBytes' worth) when a Call finds it empty while a collection
+// Call started is refilling it: that collection outlasted the buffers left, and
+// each Call meanwhile makes a new buffer, zeroed and faulted in, which
+// costs more than the kernel. How many buffers outlast a collection
+// depends on the host (how long a collection takes against how fast
+// Calls use buffers), and growing measures it. On the 2-vCPU Zen 4 VM
+// (November 2026, loaded by other processes), 4 MB outputs (n=1e6 of the
+// 5-op chain) with the first 16 buffers were new 15-22% of the time, and
+// Call took 1.86-2.14 times CallInto's time (CPU 2.06-2.24); grown to 64,
+// new 3%, and 1.10-1.32 times (CPU 1.13-1.28), resident memory 270-320 MB
+// instead of 150-245 (BenchmarkCallAllocating, old and new binaries
+// alternated three times); grown to 32 only, 1.41-1.65 times. Slab pools
+// grow by the same rule: at n=1e3, with the host loaded (load average 7),
+// 19-31% of the slabs were new with 32 MiB of them and Call took 4.2-5.6
+// times CallInto's CPU time, 4-8% and 3.2-3.6 times grown (128 MiB,
+// resident memory 170-263 MB instead of 99-155); less loaded, they
+// seldom grew. On the Intel VM the pool was seldom found empty (3.5% new
+// buffers at n=1e6).
+//
+// Why the pool is not sized to keep outputs in the cache: on that Zen 4
+// VM CallInto's 12 MB working set at n=1e6 stays in its 32 MiB L3
+// (65-150 us a call), so every Call output not among the last few written
+// comes from memory; keeping a size's pool inside the L3 takes a
+// collection every 2-4 Calls of 4 MB, and a collection costs 250-900 us of
+// CPU there, more than the cold memory. Measured: pools of 4 and 2
+// buffers (16 and 8 MiB) gave 2.9-4.1 times CallInto's time, half the
+// buffers new because the collections could not keep up, against 1.4-1.9
+// for 16. On the Intel VM, whose L3 share is about 8 MiB, a pool inside
+// the cache is smaller still. Neither host's cache sizes would give a
+// better pool size than the growth above.
 //
 // Medium outputs, from slabMinBytes up to recycleMinBytes, are carved
 // from slabs: a slab holds slabOutputs outputs of one size and
@@ -55,7 +92,8 @@ import (
 // make: they are cheap enough, and leave the collector's pacing to the
 // rest of the program.
 //
-// Slabs are pooled by their size up to slabPoolPerSize bytes each. The
+// Slabs are pooled by their size up to slabPoolPerSize bytes each at
+// first (they grow like the larger buffers' pools). The
 // pooled slabs count as live heap, so the collector's pacing lets the heap
 // grow by as much again before the next cycle: the pool also spaces out
 // collections, which is what makes a loop of small Calls cheap. The
@@ -79,8 +117,19 @@ import (
 // before the kernel, or of the next one or two ahead), clearing the
 // output with REP STOSB first (which writes whole lines without reading
 // them), and, in a copy loop of the same shape, 2 MiB pages
-// (MADV_HUGEPAGE): the cost is the memory, not the TLB. Go's make for these outputs instead of slabs took twice the
-// Call thread's CPU time (zeroing, then more collections).
+// (MADV_HUGEPAGE): the cost is the memory, not the TLB. Go's make for
+// these outputs instead of slabs took twice the Call thread's CPU time
+// (zeroing, then more collections).
+//
+// On the Zen 4 VM (2 MiB L2, 32 MiB L3; one run of
+// BenchmarkOutputWorkingSet) the kernel's CPU time per 4 KB output was
+// 129 ns rewriting one output, 158 cycling through 1 MiB, 200 through
+// 4 MiB and 299 through 32 MiB, and a plain Call 611; Call plus Release,
+// whose memory is as warm as CallInto's, took 1.5 times CallInto's time.
+// So twice CallInto's time at n=1e3 would need the outputs reused within
+// about 1 MiB, a collection every 250 Calls, each 250-1300 us of CPU
+// there (mostly runtime.GC's sweep, one yield per span): out of reach of
+// recycling after a collection, on either host.
 //
 // The caller can help: Array.Release gives a result back at once, and
 // the next Call of that size takes it, still in cache, from a LIFO list
@@ -101,7 +150,7 @@ import (
 // Resident memory in a steady loop of Calls that drop their outputs is
 // bounded by the pools plus the buffers handed out between two
 // collections, which those started by Call keep to about a pool's worth:
-// at most 256 MiB of pool in all; with 80 MB of inputs and 40 MB outputs,
+// at most 256 MiB of pool in all, which one size's grown pool may fill; with 80 MB of inputs and 40 MB outputs,
 // a heap of 350-400 MB where the collector's pacing alone let it reach
 // 500-700 MB.
 const (
@@ -119,8 +168,15 @@ const (
 
 var outputPool = struct {
 	sync.Mutex
-	free  map[uintptr][]unsafe.Pointer // by size in bytes
-	bytes uintptr
+	// free holds the pooled buffers by size in bytes, each list a heap
+	// by when their contents were last written, the warmest first.
+	free map[uintptr][]pooled
+	// written is outputPool.clock when each buffer recycled hands out
+	// (handed out or pooled) was last written, by its address: kept
+	// here rather than in a closure per buffer, which would cost each
+	// Call an allocation. The collector does not move heap objects.
+	written map[uintptr]uint64
+	bytes   uintptr
 	// carving is the slab outputs of one (rounded) size are being carved
 	// from, by that size.
 	carving map[uintptr]*slabCursor
@@ -143,6 +199,8 @@ var outputPool = struct {
 	yield              float64
 	returned0, handed0 uint64
 	forced             int64
+	// collections numbers the collections Call started.
+	collections int64
 	// idleArmed is set while a releaseIdle is scheduled.
 	idleArmed bool
 	// noForce turns forced collections off (for benchmarks).
@@ -157,7 +215,7 @@ var outputPool = struct {
 	// releasedTaken records the sizes whose released list a Call took
 	// from since the last releaseIdle.
 	releasedTaken map[uintptr]bool
-}{free: map[uintptr][]unsafe.Pointer{}, carving: map[uintptr]*slabCursor{}, sizes: map[uintptr]*sizeStats{},
+}{free: map[uintptr][]pooled{}, written: map[uintptr]uint64{}, carving: map[uintptr]*slabCursor{}, sizes: map[uintptr]*sizeStats{},
 	released: map[uintptr][]unsafe.Pointer{}, releasedTaken: map[uintptr]bool{},
 	gcNanos: initialGCNanos, yield: 1}
 
@@ -172,20 +230,27 @@ type sizeStats struct {
 	handed, taken int
 	// lastUse is outputPool.clock when a Call last took one.
 	lastUse uint64
-	// fin gives a buffer of this size back to the pool keeping finPer of
-	// them: made once, not a closure per buffer.
-	fin    func(*byte)
-	finPer int
+	// keep is how many buffers of this size the pool keeps: base at
+	// first, doubled (up to maxGrow times base) each collection during
+	// which a Call found the pool empty; grownIn is the number of the
+	// collection it last grew in (see "The pool of one size" below).
+	keep, base int
+	grownIn    int64
+	// fin gives a buffer of this size back to the pool: made once, not a
+	// closure per buffer, which would cost each Call an allocation.
+	fin func(*byte)
 }
 
-// finalizer is the finalizer of buffers of size bytes of which the pool
-// keeps perSize. outputPool must be locked.
-func (st *sizeStats) finalizer(size uintptr, perSize int) func(*byte) {
-	if st.fin == nil || st.finPer != perSize {
-		st.fin = func(b *byte) { giveBuffer(unsafe.Pointer(b), size, perSize) }
-		st.finPer = perSize
+// grow doubles the buffers of size the pool keeps, up to maxGrow times
+// the first number and outputPoolBytes' worth: a Call found the pool of
+// that size empty while a collection was refilling it. outputPool must be
+// locked.
+func (st *sizeStats) grow(size uintptr) {
+	st.grownIn = outputPool.collections
+	limit := min(maxGrow*st.base, int(outputPoolBytes/size))
+	if st.keep < limit {
+		st.keep = min(2*st.keep, limit)
 	}
-	return st.fin
 }
 
 // slabCursor is the slab of one output size being carved: base is the
@@ -205,24 +270,56 @@ func takeBuffer(size uintptr) unsafe.Pointer {
 		outputPool.misses++
 		return nil
 	}
-	p := list[len(list)-1]
-	list[len(list)-1] = nil
-	outputPool.free[size] = list[:len(list)-1]
+	p := list[0].p
+	outputPool.free[size] = popWarmest(list)
 	outputPool.bytes -= size
 	outputPool.hits++
 	return p
 }
 
+// pooled is a buffer in the pool and outputPool.clock when its contents
+// were last written (handed out, or given back by Release).
+type pooled struct {
+	p     unsafe.Pointer
+	stamp uint64
+}
+
 // giveBuffer keeps p, an unreachable output buffer or slab of size bytes,
-// for reuse, if the pool has room. It runs on the finalizer goroutine.
-func giveBuffer(p unsafe.Pointer, size uintptr, perSize int) {
+// for reuse, if the pool has room; when the pool of that size is full, it
+// keeps the warmer of p and the coldest pooled one. It runs on the
+// finalizer goroutine.
+func giveBuffer(p unsafe.Pointer, size uintptr) {
 	outputPool.Lock()
 	defer outputPool.Unlock()
-	outputPool.returned += uint64(size)
-	if len(outputPool.free[size]) >= perSize || !makeRoom(size) {
-		return // dropped: the collector frees it at its next cycle
+	stamp := outputPool.written[uintptr(p)]
+	perSize := perSize(size)
+	if st := outputPool.sizes[size]; st != nil {
+		perSize = st.keep
 	}
-	outputPool.free[size] = append(outputPool.free[size], p)
+	outputPool.returned += uint64(size)
+	list := outputPool.free[size]
+	if len(list) >= perSize {
+		// Full (this happens only after Calls made new buffers): the
+		// coldest pooled one goes if p is warmer.
+		if len(list) == 0 {
+			delete(outputPool.written, uintptr(p))
+			return
+		}
+		i := coldest(list)
+		if list[i].stamp > stamp {
+			delete(outputPool.written, uintptr(p))
+			return // dropped: the collector frees it at its next cycle
+		}
+		delete(outputPool.written, uintptr(list[i].p))
+		list[i] = pooled{p, stamp}
+		warmUp(list, i)
+		return
+	}
+	if !makeRoom(size) {
+		delete(outputPool.written, uintptr(p))
+		return
+	}
+	outputPool.free[size] = pushPooled(list, pooled{p, stamp})
 	outputPool.bytes += size
 	armIdleRelease()
 }
@@ -257,29 +354,37 @@ func makeRoom(size uintptr) bool {
 // dropFree drops the pooled buffers of size. outputPool must be locked.
 func dropFree(size uintptr) {
 	list := outputPool.free[size]
+	for _, b := range list {
+		delete(outputPool.written, uintptr(b.p))
+	}
 	clear(list)
 	outputPool.bytes -= size * uintptr(len(list))
 	delete(outputPool.free, size)
 }
 
 // recycled returns a buffer of size bytes, pooled or new, whose finalizer
-// gives it back to the pool, keeping at most perSize of that size.
+// gives it back to the pool, which keeps perSize of that size at first.
 func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.Lock()
 	p := takeBuffer(size)
 	st := outputPool.sizes[size]
 	if st == nil {
-		st = &sizeStats{makeNanos: int64(size / defaultMakeRate)}
+		st = &sizeStats{makeNanos: int64(size / defaultMakeRate), keep: perSize, base: perSize,
+			fin: func(b *byte) { giveBuffer(unsafe.Pointer(b), size) }}
 		outputPool.sizes[size] = st
+	}
+	if p == nil && outputPool.collecting && st.grownIn != outputPool.collections {
+		st.grow(size)
 	}
 	st.taken++
 	st.handed++
 	outputPool.clock++
 	st.lastUse = outputPool.clock
 	outputPool.handed += uint64(size)
-	fin := st.finalizer(size, perSize)
+	stamp := outputPool.clock
 	if p != nil {
-		maybeCollect(size, st, perSize)
+		outputPool.written[uintptr(p)] = stamp
+		maybeCollect(size, st)
 	}
 	outputPool.Unlock()
 	if p == nil {
@@ -288,10 +393,11 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 		d := int64(time.Since(t))
 		outputPool.Lock()
 		st.makeNanos += (d - st.makeNanos) / 4
-		maybeCollect(size, st, perSize)
+		outputPool.written[uintptr(p)] = stamp
+		maybeCollect(size, st)
 		outputPool.Unlock()
 	}
-	runtime.SetFinalizer((*byte)(p), fin)
+	runtime.SetFinalizer((*byte)(p), st.fin)
 	return p
 }
 
@@ -361,7 +467,11 @@ func releaseOutput(p unsafe.Pointer, bytes uintptr) {
 		return
 	}
 	runtime.SetFinalizer((*byte)(p), nil)
-	giveBuffer(p, bytes, perSize(bytes))
+	outputPool.Lock()
+	outputPool.clock++
+	outputPool.written[uintptr(p)] = outputPool.clock
+	outputPool.Unlock()
+	giveBuffer(p, bytes)
 }
 
 // outputSlice returns n elements of T for a Call output: recycled when
@@ -505,6 +615,7 @@ const (
 	initialGCNanos  = 1_000_000 // a guess at a collection's cost until measured
 	minGCNanos      = 200_000   // a collection costs at least this much (waking processors, two pauses)
 	minYield        = 1.0 / 16  // the least yield assumed
+	maxGrow         = 4         // a size's pool grows to at most this many times its first size
 )
 
 // idleRelease is how long pooled buffers no Call takes stay pooled (from
@@ -514,8 +625,9 @@ var idleRelease = 2 * time.Second
 // maybeCollect starts a background collection if the pool of size is low
 // and a collection is expected to save more than it costs (see above).
 // outputPool must be locked.
-func maybeCollect(size uintptr, st *sizeStats, perSize int) {
+func maybeCollect(size uintptr, st *sizeStats) {
 	p := &outputPool
+	perSize := st.keep
 	if p.collecting || p.noForce || len(p.free[size]) > perSize/4 || st.handed < perSize/2 {
 		return
 	}
@@ -532,6 +644,7 @@ func maybeCollect(size uintptr, st *sizeStats, perSize int) {
 		s.handed = 0
 	}
 	p.collecting = true
+	p.collections++
 	go collect()
 }
 

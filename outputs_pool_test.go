@@ -1,0 +1,164 @@
+package gojit
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+	"unsafe"
+)
+
+// poolSize is a buffer size no other test or Call uses, so that these
+// tests own its pool.
+const poolSize = 5<<20 + 3*slabAlign
+
+// ownPoolSize gives the test the pool of poolSize with stats st, and
+// empties the pool at its end (the stats stay: a finalizer still to run
+// finds them).
+func ownPoolSize(t *testing.T, st *sizeStats) {
+	t.Helper()
+	waitCollecting()
+	outputPool.Lock()
+	dropFree(poolSize)
+	outputPool.sizes[poolSize] = st
+	outputPool.Unlock()
+	t.Cleanup(func() {
+		outputPool.Lock()
+		dropFree(poolSize)
+		outputPool.Unlock()
+	})
+}
+
+// The pool hands out the buffer written last first, whatever order the
+// finalizers give them back in; a full pool keeps the warmer of a buffer
+// given back and its coldest one.
+func TestPoolWarmestFirst(t *testing.T) {
+	ownPoolSize(t, &sizeStats{keep: 3, base: 3})
+	bufs := map[unsafe.Pointer]uint64{}
+	give := func(stamp uint64) {
+		p := unsafe.Pointer(unsafe.SliceData(make([]byte, poolSize)))
+		bufs[p] = stamp
+		outputPool.Lock()
+		outputPool.written[uintptr(p)] = stamp
+		outputPool.Unlock()
+		giveBuffer(p, poolSize)
+	}
+	give(5)
+	give(2)
+	give(9)
+	give(7) // full: 2, the coldest, goes
+	give(1) // colder than every pooled one: dropped
+	var got []uint64
+	outputPool.Lock()
+	for range 4 {
+		p := takeBuffer(poolSize)
+		if p == nil {
+			break
+		}
+		got = append(got, bufs[p])
+	}
+	outputPool.Unlock()
+	want := []uint64{9, 7, 5}
+	if len(got) != len(want) {
+		t.Fatalf("took buffers written at %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("took buffers written at %v, want %v", got, want)
+		}
+	}
+}
+
+// The pool of a size doubles when a Call finds it empty during a
+// collection Call started, once per collection, up to maxGrow times its
+// first size and outputPoolBytes' worth.
+func TestPoolGrowsWhenDry(t *testing.T) {
+	st := &sizeStats{keep: 4, base: 4, makeNanos: 1}
+	ownPoolSize(t, st)
+	outputPool.Lock()
+	noForce := outputPool.noForce
+	outputPool.noForce = true // no collection of its own: the test plays them
+	outputPool.collecting = true
+	outputPool.collections++
+	outputPool.Unlock()
+	defer func() {
+		outputPool.Lock()
+		outputPool.collecting, outputPool.noForce = false, noForce
+		outputPool.Unlock()
+	}()
+	keep := func() int {
+		outputPool.Lock()
+		defer outputPool.Unlock()
+		return st.keep
+	}
+	miss := func() { // the pool is empty: a new buffer
+		p := recycled(poolSize, 4)
+		runtime.SetFinalizer((*byte)(p), nil)
+	}
+	outputPool.Lock()
+	outputPool.collecting = false
+	outputPool.Unlock()
+	miss() // outside a collection
+	if k := keep(); k != 4 {
+		t.Fatalf("after a miss outside a collection the pool keeps %d, want 4", k)
+	}
+	outputPool.Lock()
+	outputPool.collecting = true
+	outputPool.Unlock()
+	miss()
+	if k := keep(); k != 8 {
+		t.Fatalf("after a miss during a collection the pool keeps %d, want 8", k)
+	}
+	outputPool.Lock()
+	st.keep = 5 // as if grown less: once per collection
+	outputPool.Unlock()
+	miss()
+	if k := keep(); k != 5 {
+		t.Fatalf("after a second miss during one collection the pool keeps %d, want 5", k)
+	}
+	for _, want := range []int{10, 4 * maxGrow, 4 * maxGrow} {
+		outputPool.Lock()
+		outputPool.collections++
+		outputPool.Unlock()
+		miss()
+		if k := keep(); k != want {
+			t.Fatalf("after a miss during the next collection the pool keeps %d, want %d (at most maxGrow times 4)", k, want)
+		}
+	}
+
+	// A size whose first pool is already outputPoolBytes' worth or more
+	// does not grow.
+	big := &sizeStats{keep: 8, base: 8}
+	outputPool.Lock()
+	outputPool.collections++
+	big.grow(40 << 20)
+	outputPool.Unlock()
+	if big.keep != 8 {
+		t.Errorf("a pool of 8 buffers of 40 MiB grew to %d", big.keep)
+	}
+}
+
+// The pooled buffers' heap gives them back warmest first, and coldest
+// finds the coldest, against a sort of the same stamps.
+func TestPooledHeap(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 7, 64, 1000} {
+		var list []pooled
+		var stamps []uint64
+		for range n {
+			s := r.Uint64N(uint64(n))
+			stamps = append(stamps, s)
+			list = pushPooled(list, pooled{stamp: s})
+		}
+		slices.Sort(stamps)
+		if c := list[coldest(list)].stamp; c != stamps[0] {
+			t.Errorf("n=%d: coldest %d, want %d", n, c, stamps[0])
+		}
+		for i := n - 1; i >= 0; i-- {
+			if list[0].stamp != stamps[i] {
+				t.Fatalf("n=%d: popped %d, want %d", n, list[0].stamp, stamps[i])
+			}
+			list = popWarmest(list)
+		}
+	}
+}
