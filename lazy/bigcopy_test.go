@@ -1,0 +1,101 @@
+package lazy
+
+import (
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// bigCopy copies every element, whatever the length's relation to its
+// pieces, for element sizes 1 to 8.
+func TestBigCopy(t *testing.T) {
+	for _, n := range []int{0, 1, copyPiece - 1, copyPiece, copyPiece + 1, 3*copyPiece + 5, 5 << 20} {
+		checkBigCopy(t, n, func(i int) uint8 { return uint8(i * 7) })
+		checkBigCopy(t, n/4, func(i int) float32 { return float32(i) * 0.5 })
+		checkBigCopy(t, n/8, func(i int) int64 { return int64(i) << 20 })
+	}
+}
+
+func checkBigCopy[T comparable](t *testing.T, n int, f func(int) T) {
+	t.Helper()
+	src := make([]T, n)
+	for i := range src {
+		src[i] = f(i)
+	}
+	for _, one := range []bool{false, true} {
+		oneMemmove = one
+		dst := make([]T, n)
+		bigCopy(dst, src)
+		oneMemmove = false
+		if !slices.Equal(dst, src) {
+			t.Fatalf("%T, %d elements, one memmove %v: the copy differs", src, n, one)
+		}
+	}
+}
+
+// A host copy larger than hostMax goes outside the heap too (a buffer
+// mapped for it): it holds the data as it was when the tensor was made;
+// Array gives the user a heap copy of it; its buffer is reused once the
+// tensor is unreachable or freed, and a tensor kept meanwhile keeps its
+// values.
+func TestLargeHostCopiesOutsideTheHeap(t *testing.T) {
+	const n = 1<<20 + 3 // float32: just over 4 MiB, not a whole number of pages
+	c := newCtx(t)
+	fill := func(k float32) []float32 {
+		d := make([]float32, n)
+		for i := range d {
+			d[i] = k + float32(i%1000)
+		}
+		return d
+	}
+	check := func(what string, got []float32, k float32) {
+		t.Helper()
+		for i, v := range got {
+			if want := k + float32(i%1000); v != want {
+				t.Fatalf("%s: [%d] = %v, want %v", what, i, v, want)
+			}
+		}
+	}
+	// One more buffer is mapped per collection at most.
+	var kept *Tensor
+	for range 3 {
+		runtime.GC()
+		if kept = c.FromFloat32(fill(1)); kept.host != nil {
+			break
+		}
+	}
+	if kept.host == nil {
+		t.Skip("no room outside the heap (other tests took it)")
+	}
+	src := fill(2)
+	x := c.FromFloat32(src)
+	clear(src) // the caller reuses its slice
+	a, err := x.Array()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if isHostMem(a) {
+		t.Fatal("Array handed out a buffer outside the heap")
+	}
+	check("x's Array", a.Float32(), 2)
+	y := c.FromFloat32(fill(3))
+	check("y", mustF32(t, y.Add(Scalar(0))), 3)
+	if y.host != nil {
+		p := y.host.p
+		y.Free()
+		if z := c.FromFloat32(fill(4)); z.host == nil || z.host.p != p {
+			t.Error("Free did not give a large copy's buffer back to the next copy")
+		}
+	}
+	hits := hostMem.hits
+	for round := range 6 {
+		z := c.FromFloat32(fill(float32(10 + round)))
+		check("z", mustF32(t, z.Add(Scalar(0))), float32(10+round))
+		runtime.GC()
+	}
+	if hostMem.hits == hits {
+		t.Fatal("no large copy reused a buffer: the test checks nothing")
+	}
+	check("kept", mustF32(t, kept.Add(Scalar(0))), 1)
+	check("x's Array after reuse", a.Float32(), 2)
+}
