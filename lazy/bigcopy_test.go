@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // bigCopy copies every element, whatever the length's relation to its
@@ -98,4 +99,44 @@ func TestLargeHostCopiesOutsideTheHeap(t *testing.T) {
 	}
 	check("kept", mustF32(t, kept.Add(Scalar(0))), 1)
 	check("x's Array after reuse", a.Float32(), 2)
+}
+
+// When the budget for large copies is used up, free buffers of other
+// sizes are unmapped to make room for a new size, and no longer count as
+// host memory.
+func TestBigRoomUnmapsOtherSizes(t *testing.T) {
+	const s1, s2 = 5<<20 + hostPage, 6<<20 + hostPage // sizes no other test copies
+	if p := mapHost(hostPage); p == nil {
+		t.Skip("no memory outside the heap here")
+	} else if !unmapHost(p, hostPage) {
+		t.Fatal("unmapHost failed")
+	}
+	var p1 unsafe.Pointer
+	for range 3 {
+		runtime.GC()
+		if p1 = takeHostMem(s1); p1 != nil {
+			break
+		}
+	}
+	if p1 == nil {
+		t.Skip("no room outside the heap (other tests took it)")
+	}
+	(&hostBuf{p: p1, size: s1}).give()
+	hostMem.Lock()
+	defer hostMem.Unlock()
+	big := hostMem.big
+	hostMem.big = hostBigBytes // as if the budget were used up
+	ok := bigRoom(s2)
+	freed := hostBigBytes - hostMem.big
+	hostMem.big = big - freed
+	if !ok || freed < s2 {
+		t.Fatalf("bigRoom: %v, %d bytes unmapped, want at least %d", ok, freed, s2)
+	}
+	listed := false
+	for _, c := range hostMem.chunks {
+		listed = listed || c[0] == uintptr(p1)
+	}
+	if free := len(hostMem.free[s1]) > 0; listed != free {
+		t.Fatalf("the buffer is free %v and listed as host memory %v", free, listed)
+	}
 }

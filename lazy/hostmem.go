@@ -91,7 +91,7 @@ func takeHostMem(size uintptr) unsafe.Pointer {
 	if size > hostMax {
 		// As for chunks, one more buffer at most per collection: a loop
 		// needs as many as it copies between two collections.
-		if hostMem.big+size > hostBigBytes || hostMem.big > 0 && gcEpoch.Load() == hostMem.bigEpoch {
+		if hostMem.big > 0 && gcEpoch.Load() == hostMem.bigEpoch || !bigRoom(size) {
 			return nil
 		}
 		p := mapHost(size)
@@ -124,6 +124,28 @@ func takeHostMem(size uintptr) unsafe.Pointer {
 	hostMem.cur = unsafe.Add(p, size)
 	hostMem.left -= size
 	return p
+}
+
+// bigRoom makes room for a buffer of size bytes (over hostMax) in the
+// budget of hostBigBytes, if it can, by unmapping free buffers of other
+// sizes: a program whose large copies change size would otherwise keep
+// the budget taken by sizes it no longer copies. hostMem must be locked.
+func bigRoom(size uintptr) bool {
+	for s, list := range hostMem.free {
+		if hostMem.big+size <= hostBigBytes {
+			break
+		}
+		if s <= hostMax || s == size {
+			continue
+		}
+		for _, p := range list {
+			unmapHost(p, s)
+			hostMem.big -= s
+			hostMem.chunks = slices.DeleteFunc(hostMem.chunks, func(c [2]uintptr) bool { return c[0] == uintptr(p) })
+		}
+		delete(hostMem.free, s)
+	}
+	return hostMem.big+size <= hostBigBytes
 }
 
 // isHostMem reports whether a's data is in memory mapped for host copies.
