@@ -22,12 +22,15 @@ import (
 // copy would evict what it wrote before the kernel reads it, and keeps
 // memmove's streaming stores.
 //
-// Measured on the Zen 4 VM (BenchmarkChainBlocks, three runs on a loaded
-// host): the chain with the copy in pieces took 0.94-0.98 of its time with
-// one memmove. Spreading the pieces over the kernels' worker pool was no
-// faster (a copy into memory that is not in cache is bound by the memory,
-// and the calling thread waited for the worker), so the copy stays on the
-// calling goroutine.
+// Measured on the Zen 4 VM (BenchmarkChainBlocks, its lazy-memmove/lazy
+// over eleven runs on a loaded host): one memmove took 0.92-1.19 times as
+// long as the pieces, median 1.04; a small gain, most of the copy's cost
+// being the memory it writes, last written a collection cycle earlier.
+// Spreading the pieces over the kernels' worker pool (runtime.SharedPool)
+// was slower: 1.04-1.36 times the wall time, median 1.07 over seven runs,
+// of the pieces on the calling goroutine alone (the caller waits for the
+// worker to claim its half, and the two vCPUs share the memory's
+// bandwidth), so the copy stays on the calling goroutine.
 
 // copyPiece is the largest piece bigCopy copies at once: below
 // runtime.memmove's non-temporal threshold (1 MiB on amd64).

@@ -20,16 +20,18 @@ import (
 // memory (zeroed, and often faulted in again after the scavenger returned
 // it), and those allocations are what makes the collector run. Buffers
 // mapped outside the heap are seen by neither the pacer nor the
-// scavenger; they are reused, never unmapped, and mapped a chunk at a
-// time, at most one more per collection.
+// scavenger; they are reused, and mapped a chunk (or, over hostMax, a
+// buffer) at a time, at most one more per collection; only a free buffer
+// over hostMax is ever unmapped, to make room for another size (bigRoom).
 //
 // Such a buffer is recycled by the cleanup of its Array. That is safe
 // because nothing else points into it: lazy hands an input's Array to the
 // user only through Tensor.Array, which gives the user a heap copy
 // instead, and kernels (or the interpreter) read the buffer only while
 // they run, with its Array referenced; a pending graph holds the Arrays
-// of its inputs. At most hostMapBytes are mapped; beyond, and where
-// nothing can be mapped (mapHost), a copy goes to the output pool.
+// of its inputs. At most hostMapBytes (and hostBigBytes) are mapped;
+// beyond, and where nothing can be mapped (mapHost), a copy goes to the
+// output pool.
 
 // hostMin and hostMax bound the host copies carved from chunks mapped
 // outside the heap. Outside the heap a size class never serves another:
