@@ -600,13 +600,14 @@ type variant struct {
 // threadCPU).
 func interleave(b *testing.B, vs []variant) map[string]float64 { return interleaveOrder(b, vs, false) }
 
-// interleaveOrder is interleave, running the variants backward every other
-// round when alternate is set: then each variant follows the others as
-// often as it precedes them. For the 10-op chain that matters: a variant
-// pays for the 4 MB of dirty output the one before left in the caches, and
-// with one order lazy-shared, after lazy, measured 0.83-0.92 of Call, and
-// 0.87-0.92 moved after compiled-into.
-func interleaveOrder(b *testing.B, vs []variant, alternate bool) map[string]float64 {
+// interleaveOrder is interleave, running the variants in a new random
+// order every round when shuffle is set: then each variant follows each
+// other as often. For the 10-op chain that matters: a variant pays for
+// what the one before left in the caches (4 MB of dirty output, or
+// nothing but a reused buffer after compiled-into), and in the fixed order
+// lazy-shared, after lazy, measured 0.84-0.92 of Call, and 0.85-0.96
+// moved after compiled-into.
+func interleaveOrder(b *testing.B, vs []variant, shuffle bool) map[string]float64 {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	times := make([][]time.Duration, len(vs))
@@ -617,12 +618,16 @@ func interleaveOrder(b *testing.B, vs []variant, alternate bool) map[string]floa
 		}
 	}
 	b.ResetTimer()
-	for r := range b.N {
-		for k := range vs {
-			i := k
-			if alternate && r%2 == 1 {
-				i = len(vs) - 1 - k
-			}
+	order := make([]int, len(vs))
+	for i := range order {
+		order[i] = i
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range b.N {
+		if shuffle {
+			r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		for _, i := range order {
 			v := vs[i]
 			c0 := threadCPU()
 			t0 := time.Now()
