@@ -23,7 +23,7 @@ import (
 // memmove's streaming stores.
 //
 // Measured on the Zen 4 VM (BenchmarkChainBlocks, its lazy-memmove/lazy
-// over eleven runs on a loaded host): one memmove took 0.92-1.19 times as
+// over fourteen runs on a loaded host): one memmove took 0.92-1.19 times as
 // long as the pieces, median 1.04; a small gain, most of the copy's cost
 // being the memory it writes, last written a collection cycle earlier.
 // Spreading the pieces over the kernels' worker pool (runtime.SharedPool)
