@@ -140,3 +140,32 @@ func TestBigRoomUnmapsOtherSizes(t *testing.T) {
 		t.Fatalf("the buffer is free %v and listed as host memory %v", free, listed)
 	}
 }
+
+// Free buffers over hostMax of a size no copy took since the last idle
+// release are unmapped by the next.
+func TestIdleLargeBuffersUnmapped(t *testing.T) {
+	const size = 7<<20 + hostPage // a size no other test copies
+	var p unsafe.Pointer
+	for range 3 {
+		runtime.GC()
+		if p = takeHostMem(size); p != nil {
+			break
+		}
+	}
+	if p == nil {
+		t.Skip("no room outside the heap (other tests took it)")
+	}
+	(&hostBuf{p: p, size: size}).give()
+	releaseIdleHost() // the size was taken since the last run: kept, or dropped by a timer meanwhile
+	releaseIdleHost()
+	hostMem.Lock()
+	defer hostMem.Unlock()
+	if n := len(hostMem.free[size]); n != 0 {
+		t.Fatalf("%d idle buffers still free", n)
+	}
+	for _, c := range hostMem.chunks {
+		if c[0] == uintptr(p) {
+			t.Fatal("an unmapped buffer is still listed as host memory")
+		}
+	}
+}

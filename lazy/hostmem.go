@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/gojit/gojit"
@@ -22,7 +23,8 @@ import (
 // mapped outside the heap are seen by neither the pacer nor the
 // scavenger; they are reused, and mapped a chunk (or, over hostMax, a
 // buffer) at a time, at most one more per collection; only a free buffer
-// over hostMax is ever unmapped, to make room for another size (bigRoom).
+// over hostMax is ever unmapped, to make room for another size (bigRoom)
+// or when no copy took its size for hostIdle (releaseIdleHost).
 //
 // Such a buffer is recycled by the cleanup of its Array. That is safe
 // because nothing else points into it: lazy hands an input's Array to the
@@ -74,8 +76,12 @@ var hostMem = struct {
 	epoch    uint64                       // gcEpoch when the last chunk was mapped
 	big      uintptr                      // bytes mapped for copies over hostMax
 	bigEpoch uint64                       // gcEpoch when the last of those was mapped
-	hits, n  int64                        // for tests
-}{free: map[uintptr][]unsafe.Pointer{}}
+	// bigTaken records the sizes over hostMax taken since the last
+	// releaseIdleHost, which idleArmed says is scheduled.
+	bigTaken  map[uintptr]bool
+	idleArmed bool
+	hits, n   int64 // for tests
+}{free: map[uintptr][]unsafe.Pointer{}, bigTaken: map[uintptr]bool{}}
 
 // takeHostMem returns a buffer of size bytes (a multiple of hostPage)
 // outside the heap, or nil.
@@ -83,6 +89,9 @@ func takeHostMem(size uintptr) unsafe.Pointer {
 	hostMem.Lock()
 	defer hostMem.Unlock()
 	hostMem.n++
+	if size > hostMax {
+		hostMem.bigTaken[size] = true
+	}
 	if list := hostMem.free[size]; len(list) > 0 {
 		p := list[len(list)-1]
 		list[len(list)-1] = nil
@@ -137,17 +146,49 @@ func bigRoom(size uintptr) bool {
 		if hostMem.big+size <= hostBigBytes {
 			break
 		}
-		if s <= hostMax || s == size {
-			continue
+		if s > hostMax && s != size {
+			dropBig(s, list)
 		}
-		for _, p := range list {
-			unmapHost(p, s)
-			hostMem.big -= s
-			hostMem.chunks = slices.DeleteFunc(hostMem.chunks, func(c [2]uintptr) bool { return c[0] == uintptr(p) })
-		}
-		delete(hostMem.free, s)
 	}
 	return hostMem.big+size <= hostBigBytes
+}
+
+// dropBig unmaps list, the free buffers of size bytes (over hostMax).
+// hostMem must be locked.
+func dropBig(size uintptr, list []unsafe.Pointer) {
+	for _, p := range list {
+		unmapHost(p, size)
+		hostMem.big -= size
+		hostMem.chunks = slices.DeleteFunc(hostMem.chunks, func(c [2]uintptr) bool { return c[0] == uintptr(p) })
+	}
+	delete(hostMem.free, size)
+}
+
+// hostIdle is how long free buffers over hostMax of a size no copy takes
+// stay mapped (from once to twice that), as the output pool's idle
+// release: a program done with its large copies gives the memory back to
+// the system. Tests shorten it.
+var hostIdle = 2 * time.Second
+
+// releaseIdleHost unmaps the free buffers over hostMax of the sizes no
+// copy took since its last run.
+func releaseIdleHost() {
+	hostMem.Lock()
+	defer hostMem.Unlock()
+	left := false
+	for size, list := range hostMem.free {
+		switch {
+		case size <= hostMax:
+		case hostMem.bigTaken[size]:
+			left = true
+		default:
+			dropBig(size, list)
+		}
+	}
+	clear(hostMem.bigTaken)
+	if hostMem.idleArmed = left; left {
+		time.AfterFunc(hostIdle, releaseIdleHost)
+	}
 }
 
 // isHostMem reports whether a's data is in memory mapped for host copies.
@@ -229,6 +270,10 @@ func (k *hostBuf) give() {
 	}
 	hostMem.Lock()
 	hostMem.free[k.size] = append(hostMem.free[k.size], k.p)
+	if k.size > hostMax && !hostMem.idleArmed {
+		hostMem.idleArmed = true
+		time.AfterFunc(hostIdle, releaseIdleHost)
+	}
 	hostMem.Unlock()
 }
 
