@@ -40,8 +40,9 @@
 //
 // Creating a tensor from host data is not a sync point: FromFloat32 and
 // its siblings copy the data (FromArray does not) and the value becomes an
-// input of the next batch that uses it. Copies of 32 KiB or more live in
-// memory lazy maps outside the Go heap (up to 32 MiB, kept for reuse):
+// input of the next batch that uses it. Copies of 32 KiB to 16 MiB live in
+// memory lazy maps outside the Go heap (up to 32 MiB for those up to 1
+// MiB, 64 MiB for larger ones, kept for reuse):
 // the collector then neither counts nor scavenges them. Array of such a
 // tensor moves its value to the Go heap first. A tensor made again from
 // the same slice with the same shape, its bytes unchanged since the

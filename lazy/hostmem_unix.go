@@ -16,3 +16,9 @@ func mapHost(size uintptr) unsafe.Pointer {
 	}
 	return unsafe.Pointer(unsafe.SliceData(b))
 }
+
+// unmapHost unmaps size bytes at p, which mapHost mapped and nothing
+// points into any more, and reports whether it could.
+func unmapHost(p unsafe.Pointer, size uintptr) bool {
+	return syscall.Munmap(unsafe.Slice((*byte)(p), size)) == nil
+}

@@ -36,13 +36,14 @@ func newArray(dt gojit.DType, shape []int) *gojit.Array {
 }
 
 // hostCopy returns an array of dt and shape (1-D when nil) holding a copy
-// of data: outside the Go heap from hostMin to hostMax bytes (hostmem.go), otherwise
-// (or when that memory is used up) in a buffer of the output pool, as a
-// batch output. Either way it is copied in one pass, without zeroing,
-// and, in a loop that creates its inputs from host slices, into memory
-// used before rather than a fresh large object, which the runtime zeroes
-// and often faults in again (the scavenger returns freed pages to the
-// system). Invalid shapes go through wrap, for its error.
+// of data: outside the Go heap from hostMin to hostBigMax bytes
+// (hostmem.go), otherwise (or when that memory is used up) in a buffer of
+// the output pool, as a batch output. Either way it is copied in one pass
+// (bigCopy), without zeroing, and, in a loop that creates its inputs from
+// host slices, into memory used before rather than a fresh large object,
+// which the runtime zeroes and often faults in again (the scavenger
+// returns freed pages to the system). Invalid shapes go through wrap, for
+// its error.
 func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data []T, shape []int) (*gojit.Array, *hostBuf) {
 	if cloneHostCopies || shape != nil && (ir.Shape(shape).Check(ir.DType(dt)) != nil || ir.Shape(shape).Size() != len(data)) {
 		a := wrap(slices.Clone(data), shape...) // wrap checks the shape
@@ -50,7 +51,7 @@ func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data [
 		return a, nil
 	}
 	var zero T
-	if bytes := uintptr(len(data)) * unsafe.Sizeof(zero); !heapHostCopies && bytes >= hostMin && bytes <= hostMax {
+	if bytes := uintptr(len(data)) * unsafe.Sizeof(zero); !heapHostCopies && bytes >= hostMin && bytes <= hostBigMax {
 		if a, k := hostMemCopy(wrap, data, shape); a != nil {
 			return a, k
 		}
@@ -61,7 +62,7 @@ func hostCopy[T any](dt gojit.DType, wrap func([]T, ...int) *gojit.Array, data [
 		shape = slices.Clone(shape)
 	}
 	a := newArray(dt, shape)
-	copy(a.Data().([]T), data)
+	bigCopy(a.Data().([]T), data)
 	return a, nil
 }
 

@@ -326,7 +326,7 @@ func (t *Tensor) Item() (float64, error) {
 // as soon as nothing else refers to it; using t afterwards is an error.
 //
 // For a tensor made by FromFloat32 or a sibling whose copy of the host
-// data lives outside the Go heap (32 KiB to 1 MiB), Free gives the copy's
+// data lives outside the Go heap (32 KiB to 16 MiB), Free gives the copy's
 // buffer back at once, so that the next copy of that size goes to memory
 // in cache, when nothing else can read it: no other tensor shares the
 // copy, it was never brought into a later pending graph, and every
