@@ -27,12 +27,16 @@ import (
 // share of four rows of one vector (median): 4x2 0.94, 1x8 0.94, 2x4
 // 0.95, one row at a time (the vectorizer's four vectors) 0.95, 4x4
 // 0.95; in the 15 quietest rounds 4x2 0.80 and 1x8 0.75, and the best
-// rounds 0.46 ms for 4x2 against 0.58 ms for 4x1. On one thread all
-// were within 5%, 4x2 the fastest. A C loop agreed (quiet, two threads):
+// rounds 0.46 ms for 4x2 against 0.58 ms for 4x1. A second run (4x1,
+// 4x2, one row at a time) gave 0.92 and 0.94 on two threads (1,200
+// rounds), 0.89 and 0.89 on one (240). A C loop agreed (quiet, two
+// threads):
 // 4x1 74 GB/s, 1x8 106, the whole-array sum 107. 4x2 keeps the four
 // streams the Xeon needed and costs 7% more compile time than 4x1 (11
-// against 10.5 ms). BenchmarkReduceRows compares the default with 4x1
-// and with one row at a time.
+// against 10.5 ms). Where the host's memory gave the whole-array sum
+// only 45-55 GB/s, gojit bench -peers found 4x1, 4x2 and PyTorch within
+// its run-to-run noise of one another. BenchmarkReduceRows compares the
+// default with 4x1 and with one row at a time.
 //
 // Every output element still sums its own row (only the order within a
 // row is reassociated, as emitReduce's vector accumulators do), so the
