@@ -85,7 +85,7 @@ var goldenCases = map[string]string{
   %2 = add %0, %1 : f32[1048576]
   return %2
 }`,
-	// Long rows summed reduceRowsAt at a time (reduce_rows.go), with a
+	// Long rows summed SumRows.Rows at a time (reduce_rows.go), with a
 	// producer fused in and rows left over after the blocks of 4.
 	"row_sum_rows": `graph {
   %0 = param 0 : f32[2,3,300]

@@ -103,6 +103,10 @@ type Target struct {
 	// in the cache is faster with ordinary stores, so the runtime derives
 	// it from the host's last-level cache.
 	StreamBytes int64
+	// SumRows shapes the inner loop of a long sum over the last axis
+	// (reduce_rows.go); the zero value means the default shape, which
+	// the runtime uses. Benchmarks set it to compare shapes.
+	SumRows SumRows
 }
 
 // String is the target as the kernel signature records it.
@@ -113,6 +117,9 @@ func (t Target) String() string {
 	}
 	if t.StreamBytes != 0 {
 		s += " stream>=" + strconv.FormatInt(t.StreamBytes, 10)
+	}
+	if t.SumRows != (SumRows{}) {
+		s += " sumrows=" + strconv.Itoa(t.SumRows.Rows) + "x" + strconv.Itoa(t.SumRows.Vectors)
 	}
 	return s
 }

@@ -144,7 +144,7 @@ done:
 
 !0 = !{i32 1}
 !1 = distinct !{!1, !2, !3}
-!2 = !{!"llvm.loop.interleave.count", i32 1}
+!2 = !{!"llvm.loop.interleave.count", i32 2}
 !3 = !{!"llvm.loop.unroll.disable"}
 !4 = distinct !{!4, !5}
 !5 = !{!"llvm.loop.unroll.disable"}
