@@ -27,7 +27,7 @@ import (
 
 // Version is gojit's code-generation version. It is part of every
 // signature, so changing the generated code must change it.
-const Version = "gojit-codegen-27"
+const Version = "gojit-codegen-28"
 
 // Options select how a graph is built.
 type Options struct {
