@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -160,5 +161,44 @@ func TestPooledHeap(t *testing.T) {
 			}
 			list = popWarmest(list)
 		}
+	}
+}
+
+// A grown pool goes back to its first size when the idle release drops
+// its buffers: the Calls it grew for are gone, and a pool kept at 4 times
+// its size would hold that much again (and collect that much more rarely)
+// the next time that size is used, without a miss to show it is needed.
+func TestGrownPoolShrinksWhenIdle(t *testing.T) {
+	st := &sizeStats{keep: 4 * maxGrow, base: 4}
+	ownPoolSize(t, st)
+	outputPool.Lock()
+	old := idleRelease
+	idleRelease = 20 * time.Millisecond
+	outputPool.Unlock()
+	defer func() {
+		outputPool.Lock()
+		idleRelease = old
+		outputPool.Unlock()
+	}()
+	giveBuffer(unsafe.Pointer(unsafe.SliceData(make([]byte, poolSize))), poolSize)
+	pooled := func() int {
+		outputPool.Lock()
+		defer outputPool.Unlock()
+		return len(outputPool.free[poolSize])
+	}
+	if pooled() != 1 {
+		t.Fatal("the buffer given back was not pooled")
+	}
+	for deadline := time.Now().Add(10 * time.Second); pooled() > 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if k := pooled(); k > 0 {
+		t.Fatalf("%d idle buffers still pooled after 10 s", k)
+	}
+	outputPool.Lock()
+	keep := st.keep
+	outputPool.Unlock()
+	if keep != st.base {
+		t.Errorf("after the idle release the pool keeps %d buffers, want its first %d", keep, st.base)
 	}
 }
