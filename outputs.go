@@ -369,12 +369,13 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.Lock()
 	p := takeBuffer(size)
 	st := outputPool.sizes[size]
-	if st == nil {
+	first := st == nil // its pool is empty because there never was one
+	if first {
 		st = &sizeStats{makeNanos: int64(size / defaultMakeRate), keep: perSize, base: perSize,
 			fin: func(b *byte) { giveBuffer(unsafe.Pointer(b), size) }}
 		outputPool.sizes[size] = st
 	}
-	if p == nil && outputPool.collecting && st.grownIn != outputPool.collections {
+	if p == nil && !first && outputPool.collecting && st.grownIn != outputPool.collections {
 		st.grow(size)
 	}
 	st.taken++

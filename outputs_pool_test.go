@@ -202,3 +202,30 @@ func TestGrownPoolShrinksWhenIdle(t *testing.T) {
 		t.Errorf("after the idle release the pool keeps %d buffers, want its first %d", keep, st.base)
 	}
 }
+
+// The first Call of a size finds its pool empty because there never was
+// one, not because a collection outlasted it: it does not grow the pool,
+// even during a collection.
+func TestNewSizeDoesNotGrowPool(t *testing.T) {
+	const size = poolSize + 2*slabAlign // a size no other test uses
+	waitCollecting()
+	outputPool.Lock()
+	noForce := outputPool.noForce
+	outputPool.noForce, outputPool.collecting = true, true
+	outputPool.collections++
+	outputPool.Unlock()
+	defer func() {
+		outputPool.Lock()
+		outputPool.collecting, outputPool.noForce = false, noForce
+		outputPool.Unlock()
+	}()
+	p := recycled(size, 4)
+	runtime.SetFinalizer((*byte)(p), nil)
+	outputPool.Lock()
+	keep := outputPool.sizes[size].keep
+	delete(outputPool.written, uintptr(p))
+	outputPool.Unlock()
+	if keep != 4 {
+		t.Errorf("a size's first Call, during a collection, made its pool keep %d, want 4", keep)
+	}
+}
