@@ -232,7 +232,8 @@ type sizeStats struct {
 	lastUse uint64
 	// keep is how many buffers of this size the pool keeps: base at
 	// first, doubled (up to maxGrow times base) each collection during
-	// which a Call found the pool empty; grownIn is the number of the
+	// which a Call found the pool empty, base again when releaseIdle
+	// drops its buffers; grownIn is the number of the
 	// collection it last grew in (see "The pool of one size" below).
 	keep, base int
 	grownIn    int64
@@ -368,12 +369,13 @@ func recycled(size uintptr, perSize int) unsafe.Pointer {
 	outputPool.Lock()
 	p := takeBuffer(size)
 	st := outputPool.sizes[size]
-	if st == nil {
+	first := st == nil // its pool is empty because there never was one
+	if first {
 		st = &sizeStats{makeNanos: int64(size / defaultMakeRate), keep: perSize, base: perSize,
 			fin: func(b *byte) { giveBuffer(unsafe.Pointer(b), size) }}
 		outputPool.sizes[size] = st
 	}
-	if p == nil && outputPool.collecting && st.grownIn != outputPool.collections {
+	if p == nil && !first && outputPool.collecting && st.grownIn != outputPool.collections {
 		st.grow(size)
 	}
 	st.taken++
@@ -708,11 +710,18 @@ func releaseIdle() {
 	p.Lock()
 	defer p.Unlock()
 	for size := range p.free {
-		if st := p.sizes[size]; st != nil && st.taken > 0 {
+		st := p.sizes[size]
+		if st != nil && st.taken > 0 {
 			st.taken = 0
 			continue
 		}
 		dropFree(size)
+		if st != nil {
+			// The Calls it grew for are gone: grown, the pool would hold
+			// (and space collections by) that much again at the size's
+			// next use, with no miss to show it needs to.
+			st.keep = st.base
+		}
 	}
 	for size, list := range p.released {
 		if p.releasedTaken[size] {

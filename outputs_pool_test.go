@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -160,5 +161,71 @@ func TestPooledHeap(t *testing.T) {
 			}
 			list = popWarmest(list)
 		}
+	}
+}
+
+// A grown pool goes back to its first size when the idle release drops
+// its buffers: the Calls it grew for are gone, and a pool kept at 4 times
+// its size would hold that much again (and collect that much more rarely)
+// the next time that size is used, without a miss to show it is needed.
+func TestGrownPoolShrinksWhenIdle(t *testing.T) {
+	st := &sizeStats{keep: 4 * maxGrow, base: 4}
+	ownPoolSize(t, st)
+	outputPool.Lock()
+	old := idleRelease
+	idleRelease = 20 * time.Millisecond
+	outputPool.Unlock()
+	defer func() {
+		outputPool.Lock()
+		idleRelease = old
+		outputPool.Unlock()
+	}()
+	giveBuffer(unsafe.Pointer(unsafe.SliceData(make([]byte, poolSize))), poolSize)
+	pooled := func() int {
+		outputPool.Lock()
+		defer outputPool.Unlock()
+		return len(outputPool.free[poolSize])
+	}
+	if pooled() != 1 {
+		t.Fatal("the buffer given back was not pooled")
+	}
+	for deadline := time.Now().Add(10 * time.Second); pooled() > 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if k := pooled(); k > 0 {
+		t.Fatalf("%d idle buffers still pooled after 10 s", k)
+	}
+	outputPool.Lock()
+	keep := st.keep
+	outputPool.Unlock()
+	if keep != st.base {
+		t.Errorf("after the idle release the pool keeps %d buffers, want its first %d", keep, st.base)
+	}
+}
+
+// The first Call of a size finds its pool empty because there never was
+// one, not because a collection outlasted it: it does not grow the pool,
+// even during a collection.
+func TestNewSizeDoesNotGrowPool(t *testing.T) {
+	const size = poolSize + 2*slabAlign // a size no other test uses
+	waitCollecting()
+	outputPool.Lock()
+	noForce := outputPool.noForce
+	outputPool.noForce, outputPool.collecting = true, true
+	outputPool.collections++
+	outputPool.Unlock()
+	defer func() {
+		outputPool.Lock()
+		outputPool.collecting, outputPool.noForce = false, noForce
+		outputPool.Unlock()
+	}()
+	p := recycled(size, 4)
+	runtime.SetFinalizer((*byte)(p), nil)
+	outputPool.Lock()
+	keep := outputPool.sizes[size].keep
+	delete(outputPool.written, uintptr(p))
+	outputPool.Unlock()
+	if keep != 4 {
+		t.Errorf("a size's first Call, during a collection, made its pool keep %d, want 4", keep)
 	}
 }

@@ -313,6 +313,9 @@ func (k *kernel) run(ins, outs []*gojit.Array, opt runtime.Options) error {
 	var inBuf, outBuf [8]unsafe.Pointer
 	ip, op := inBuf[:0], outBuf[:0]
 	for _, a := range ins {
+		if err := a.Err(); err != nil {
+			return err // the user released an Array a Tensor gave
+		}
 		ip = append(ip, dataPtr(a))
 	}
 	for _, a := range outs {

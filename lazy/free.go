@@ -69,7 +69,9 @@ const (
 // (c locked; after the free flush, if any).
 func (c *Context) freeHost(t *Tensor) {
 	k, a, g := t.host, t.arr, t.gen
-	if k == nil || a == nil || g == nil || dataPtr(a) != k.p {
+	// a.Err: the user released a, the heap copy Array gave (dataPtr
+	// would panic on its nil data); the host copy is never handed out.
+	if k == nil || a == nil || g == nil || a.Err() != nil || dataPtr(a) != k.p {
 		return
 	}
 	switch {

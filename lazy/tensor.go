@@ -241,6 +241,9 @@ func (c *Context) materialize(t *Tensor) (*gojit.Array, error) {
 		return nil, usedAfterFree(t.err)
 	}
 	if t.arr != nil {
+		if err := t.arr.Err(); err != nil { // the user released it
+			return nil, fmt.Errorf("%s: lazy: %w", userPos(), err)
+		}
 		return t.arr, nil
 	}
 	if err := c.flushRead(t); err != nil {
