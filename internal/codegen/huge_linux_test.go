@@ -1,3 +1,5 @@
+//go:build cgo && !nollvm
+
 package codegen
 
 import (
