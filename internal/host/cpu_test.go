@@ -79,12 +79,25 @@ func TestCPUMatchesProcCpuinfo(t *testing.T) {
 		"avx512vbmi2", "avx512vnni", "avx512bitalg", "avx512vpopcntdq", "avx512bf16", "avx512fp16", "gfni", "vaes",
 		"vpclmulqdq", "sha", "movbe", "cx16", "lzcnt", "64bit", "rdrnd", "rdseed", "clwb", "clflushopt"} {
 		name := cmpOr(linuxName[f], f)
-		if got, want := c.Has(f), slices.Contains(flags, name); got != want {
+		got, want := c.Has(f), slices.Contains(flags, name)
+		if got && !want && kernelHides[f] != "" {
+			t.Logf("%s: cpuid %t, /proc/cpuinfo flag %q %t: %s", f, got, name, want, kernelHides[f])
+			continue
+		}
+		if got != want {
 			t.Errorf("%s: cpuid %t, /proc/cpuinfo flag %q %t", f, got, name, want)
 		}
 		checked++
 	}
 	t.Logf("%s (%d features compared with /proc/cpuinfo)", c, checked)
+}
+
+// kernelHides names the features Linux may clear from /proc/cpuinfo
+// although cpuid reports them, because of a hardware erratum; cpuid's
+// view is the one LLVM's host detection (and so the signature) sees, and
+// gojit's code uses none of them.
+var kernelHides = map[string]string{
+	"rdseed": "Linux hides RDSEED on AMD Zen 5 parts whose microcode lacks the fix for its erratum (AMD-SB-7055)",
 }
 
 func cmpOr(a, b string) string {
