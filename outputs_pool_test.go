@@ -76,17 +76,7 @@ func TestPoolWarmestFirst(t *testing.T) {
 func TestPoolGrowsWhenDry(t *testing.T) {
 	st := &sizeStats{keep: 4, base: 4, makeNanos: 1}
 	ownPoolSize(t, st)
-	outputPool.Lock()
-	noForce := outputPool.noForce
-	outputPool.noForce = true // no collection of its own: the test plays them
-	outputPool.collecting = true
-	outputPool.collections++
-	outputPool.Unlock()
-	defer func() {
-		outputPool.Lock()
-		outputPool.collecting, outputPool.noForce = false, noForce
-		outputPool.Unlock()
-	}()
+	playCollection(t) // no collection of its own: the test plays them
 	keep := func() int {
 		outputPool.Lock()
 		defer outputPool.Unlock()
@@ -171,15 +161,7 @@ func TestPooledHeap(t *testing.T) {
 func TestGrownPoolShrinksWhenIdle(t *testing.T) {
 	st := &sizeStats{keep: 4 * maxGrow, base: 4}
 	ownPoolSize(t, st)
-	outputPool.Lock()
-	old := idleRelease
-	idleRelease = 20 * time.Millisecond
-	outputPool.Unlock()
-	defer func() {
-		outputPool.Lock()
-		idleRelease = old
-		outputPool.Unlock()
-	}()
+	shortIdleRelease(t)
 	giveBuffer(unsafe.Pointer(unsafe.SliceData(make([]byte, poolSize))), poolSize)
 	pooled := func() int {
 		outputPool.Lock()
@@ -209,16 +191,7 @@ func TestGrownPoolShrinksWhenIdle(t *testing.T) {
 func TestNewSizeDoesNotGrowPool(t *testing.T) {
 	const size = poolSize + 2*slabAlign // a size no other test uses
 	waitCollecting()
-	outputPool.Lock()
-	noForce := outputPool.noForce
-	outputPool.noForce, outputPool.collecting = true, true
-	outputPool.collections++
-	outputPool.Unlock()
-	defer func() {
-		outputPool.Lock()
-		outputPool.collecting, outputPool.noForce = false, noForce
-		outputPool.Unlock()
-	}()
+	playCollection(t)
 	p := recycled(size, 4)
 	runtime.SetFinalizer((*byte)(p), nil)
 	outputPool.Lock()
@@ -228,4 +201,33 @@ func TestNewSizeDoesNotGrowPool(t *testing.T) {
 	if keep != 4 {
 		t.Errorf("a size's first Call, during a collection, made its pool keep %d, want 4", keep)
 	}
+}
+
+// shortIdleRelease makes the pool's idle release 20 ms for the rest of
+// the test.
+func shortIdleRelease(t *testing.T) {
+	outputPool.Lock()
+	old := idleRelease
+	idleRelease = 20 * time.Millisecond
+	outputPool.Unlock()
+	t.Cleanup(func() {
+		outputPool.Lock()
+		idleRelease = old
+		outputPool.Unlock()
+	})
+}
+
+// playCollection marks a collection started by Call as running, and
+// keeps Call from starting one, for the rest of the test.
+func playCollection(t *testing.T) {
+	outputPool.Lock()
+	noForce := outputPool.noForce
+	outputPool.noForce, outputPool.collecting = true, true
+	outputPool.collections++
+	outputPool.Unlock()
+	t.Cleanup(func() {
+		outputPool.Lock()
+		outputPool.collecting, outputPool.noForce = false, noForce
+		outputPool.Unlock()
+	})
 }

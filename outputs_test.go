@@ -349,15 +349,7 @@ func TestOutputPoolReleasedWhenIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outputPool.Lock()
-	old := idleRelease
-	idleRelease = 20 * time.Millisecond
-	outputPool.Unlock()
-	defer func() {
-		outputPool.Lock()
-		idleRelease = old
-		outputPool.Unlock()
-	}()
+	shortIdleRelease(t)
 	n := 3 << 16 // 768 KiB of float32: a size no other test uses
 	size := uintptr(n * 4)
 	x := FromFloat32(make([]float32, n))
