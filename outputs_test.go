@@ -304,8 +304,16 @@ func TestCallStartsCollections(t *testing.T) {
 	outputPool.Unlock()
 	forced := forcedCollections() - forced0
 	t.Logf("%d forced collections, %d buffers reused, %d new", forced, hits, misses)
-	if forced == 0 || hits < misses {
-		t.Errorf("%d forced collections, %d buffers reused, %d new: want collections and mostly reuse", forced, hits, misses)
+	// How many of the 400 came from the pool depends on how long the
+	// collections took against the Calls, which a loaded host changes:
+	// in a loaded CI run half were new (and 70% in a run of the code
+	// before the pool grew when dry, with the other core busy), against
+	// 0-5% on a quiet host. So the test asks that Call started
+	// collections and that a tenth or more of the Calls took a buffer
+	// they returned; the mix is a benchmark's business
+	// (BenchmarkCallAllocating's new-%).
+	if forced == 0 || hits < 40 {
+		t.Errorf("%d forced collections, %d buffers reused, %d new: want collections and reuse", forced, hits, misses)
 	}
 }
 
