@@ -261,6 +261,9 @@ type slabCursor struct {
 	base unsafe.Pointer
 	next uintptr
 	size uintptr // of the slab
+	// used says a Call carved from it since the last releaseIdle, which
+	// drops an unused cursor and with it the slab it pins.
+	used bool
 }
 
 // takeBuffer returns a pooled buffer of exactly size bytes, or nil.
@@ -425,7 +428,9 @@ func carve(size uintptr) unsafe.Pointer {
 	if c == nil {
 		c = &slabCursor{size: slabOutputs * size}
 		outputPool.carving[size] = c
+		armIdleRelease()
 	}
+	c.used = true
 	if c.base != nil && c.next+size <= c.size {
 		p := unsafe.Add(c.base, c.next)
 		c.next += size
@@ -732,7 +737,17 @@ func releaseIdle() {
 		p.releasedBytes -= size * uintptr(len(list))
 		delete(p.released, size)
 	}
-	if len(p.free) > 0 || len(p.released) > 0 {
+	// A cursor no Call carved from pins its partly used slab, up to
+	// slabOutputs times its output size: a program that used many sizes
+	// once would keep a slab of each.
+	for size, c := range p.carving {
+		if c.used {
+			c.used = false
+			continue
+		}
+		delete(p.carving, size)
+	}
+	if len(p.free) > 0 || len(p.released) > 0 || len(p.carving) > 0 {
 		time.AfterFunc(idleRelease, releaseIdle)
 	} else {
 		p.idleArmed = false

@@ -161,7 +161,7 @@ func TestPooledHeap(t *testing.T) {
 func TestGrownPoolShrinksWhenIdle(t *testing.T) {
 	st := &sizeStats{keep: 4 * maxGrow, base: 4}
 	ownPoolSize(t, st)
-	shortIdleRelease(t)
+	setIdleRelease(t, 20*time.Millisecond)
 	giveBuffer(unsafe.Pointer(unsafe.SliceData(make([]byte, poolSize))), poolSize)
 	pooled := func() int {
 		outputPool.Lock()
@@ -190,6 +190,9 @@ func TestGrownPoolShrinksWhenIdle(t *testing.T) {
 // even during a collection.
 func TestNewSizeDoesNotGrowPool(t *testing.T) {
 	const size = poolSize + 2*slabAlign // a size no other test uses
+	outputPool.Lock()
+	delete(outputPool.sizes, size) // new again under -count
+	outputPool.Unlock()
 	waitCollecting()
 	playCollection(t)
 	p := recycled(size, 4)
@@ -203,12 +206,12 @@ func TestNewSizeDoesNotGrowPool(t *testing.T) {
 	}
 }
 
-// shortIdleRelease makes the pool's idle release 20 ms for the rest of
-// the test.
-func shortIdleRelease(t *testing.T) {
+// setIdleRelease makes the pool's idle release d for the rest of the
+// test.
+func setIdleRelease(t *testing.T, d time.Duration) {
 	outputPool.Lock()
 	old := idleRelease
-	idleRelease = 20 * time.Millisecond
+	idleRelease = d
 	outputPool.Unlock()
 	t.Cleanup(func() {
 		outputPool.Lock()
@@ -230,4 +233,45 @@ func playCollection(t *testing.T) {
 		outputPool.collecting, outputPool.noForce = false, noForce
 		outputPool.Unlock()
 	})
+}
+
+// A slab cursor no Call carved from for a while is dropped, and with it
+// the partly used slab it pinned; one still in use is kept.
+func TestIdleSlabCursorDropped(t *testing.T) {
+	f, err := Compile(func(a *Tensor) *Tensor { return a.Add(a) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	setIdleRelease(t, 100*time.Millisecond)
+	const n = 1031 // 4,124 bytes of float32: a slab size no other test uses
+	size := uintptr((n*4 + slabAlign - 1) &^ (slabAlign - 1))
+	x := FromFloat32(make([]float32, n))
+	if _, err := f.Call(x); err != nil {
+		t.Fatal(err)
+	}
+	cursorOf := func() *slabCursor {
+		outputPool.Lock()
+		defer outputPool.Unlock()
+		return outputPool.carving[size]
+	}
+	c0 := cursorOf()
+	if c0 == nil {
+		t.Fatalf("no slab cursor for %d-byte outputs after a Call", size)
+	}
+	// In use: a Call every 2 ms keeps the same cursor through several
+	// idle releases (every 100 ms here).
+	for range 250 {
+		if _, err := f.Call(x); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if c := cursorOf(); c != c0 {
+		t.Fatal("the cursor of a size in use was dropped")
+	}
+	for deadline := time.Now().Add(10 * time.Second); cursorOf() != nil; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("an idle slab cursor still pinned its slab after 10 s")
+		}
+	}
 }

@@ -357,7 +357,7 @@ func TestOutputPoolReleasedWhenIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shortIdleRelease(t)
+	setIdleRelease(t, 20*time.Millisecond)
 	n := 3 << 16 // 768 KiB of float32: a size no other test uses
 	size := uintptr(n * 4)
 	x := FromFloat32(make([]float32, n))
