@@ -79,29 +79,41 @@ func reportThreadCPU(b *testing.B, c0 int64) {
 	}
 }
 
-// BenchmarkMatMulThreads is relu(a·w + bias) for m×n a, n×n w (float32) on one and two
+// BenchmarkMatMulThreads is relu(a·w + bias) for m×n a, n×n w (float32),
+// or a batch of such products (batch×m×n a, batch×n×n w), on one and two
 // threads; cpu-ns/op is the calling thread's CPU time, which on one thread
 // is the kernel's whole cost, and unlike wall time does not count the time
 // other processes hold the CPU; best-ms is the fastest call's wall time.
+// internal/bench/peers/matmul_threads.py times NumPy/OpenBLAS on the same
+// shapes.
 func BenchmarkMatMulThreads(b *testing.B) {
 	// m x n @ n x n; 4096 rows is where the chunking once mattered
-	// (applyEpilogue in internal/codegen/matmul.go).
-	for _, mn := range [][2]int{{256, 256}, {1024, 1024}, {4096, 1024}} {
-		m, n := mn[0], mn[1]
-		a := gojit.FromFloat32(bench.RandFloat32(m*n, 9), m, n)
-		w := gojit.FromFloat32(bench.RandFloat32(n*n, 10), n, n)
+	// (applyEpilogue in internal/codegen/matmul.go); 64 products of
+	// 128 x 128 @ 128 x 128 are issue 15's batched case.
+	for _, c := range []struct{ batch, m, n int }{{1, 256, 256}, {1, 1024, 1024}, {1, 4096, 1024}, {64, 128, 128}} {
+		m, n := c.m, c.n
+		lead := []int{}
+		if c.batch > 1 {
+			lead = []int{c.batch}
+		}
+		shape := func(dims ...int) []int { return append(slices.Clone(lead), dims...) }
+		a := gojit.FromFloat32(bench.RandFloat32(c.batch*m*n, 9), shape(m, n)...)
+		w := gojit.FromFloat32(bench.RandFloat32(c.batch*n*n, 10), shape(n, n)...)
 		bias := gojit.FromFloat32(bench.RandFloat32(n, 11), n)
 		for _, th := range []int{1, 2} {
 			f, err := gojit.Compile(func(a, w, bias *gojit.Tensor) *gojit.Tensor { return a.MatMul(w).Add(bias).Relu() }, gojit.WithThreads(th))
 			if err != nil {
 				b.Fatal(err)
 			}
-			out := []*gojit.Array{gojit.New(gojit.Float32, m, n)}
+			out := []*gojit.Array{gojit.New(gojit.Float32, shape(m, n)...)}
 			if err := f.CallInto(out, a, w, bias); err != nil {
 				b.Fatal(err)
 			}
 			name := fmt.Sprintf("n=%d", n)
-			if m != n {
+			switch {
+			case c.batch > 1:
+				name = fmt.Sprintf("batch=%d,n=%d", c.batch, n)
+			case m != n:
 				name = fmt.Sprintf("m=%d,n=%d", m, n)
 			}
 			b.Run(fmt.Sprintf("%s/threads=%d", name, th), func(b *testing.B) {
@@ -117,7 +129,7 @@ func BenchmarkMatMulThreads(b *testing.B) {
 					best = min(best, time.Since(t0))
 				}
 				reportThreadCPU(b, c0)
-				b.ReportMetric(2*float64(m)*float64(n)*float64(n)/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
+				b.ReportMetric(2*float64(c.batch*m)*float64(n)*float64(n)/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFLOP/s")
 				// The best call's wall time, as matmul_threads.py reports
 				// NumPy's: on a shared host the mean counts the time other
 				// processes held the CPUs.
