@@ -1,6 +1,7 @@
 package lazy
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"testing"
@@ -58,6 +59,7 @@ func TestLargeHostCopiesOutsideTheHeap(t *testing.T) {
 		}
 	}
 	// One more buffer is mapped per collection at most.
+	needHostMem(t)
 	var kept *Tensor
 	for range 3 {
 		runtime.GC()
@@ -66,7 +68,7 @@ func TestLargeHostCopiesOutsideTheHeap(t *testing.T) {
 		}
 	}
 	if kept.host == nil {
-		t.Skip("no room outside the heap (other tests took it)")
+		t.Fatalf("a %d-byte copy not outside the heap after 3 collections (%s)", 4*n, bigBudget())
 	}
 	src := fill(2)
 	x := c.FromFloat32(src)
@@ -106,21 +108,7 @@ func TestLargeHostCopiesOutsideTheHeap(t *testing.T) {
 // host memory.
 func TestBigRoomUnmapsOtherSizes(t *testing.T) {
 	const s1, s2 = 5<<20 + hostPage, 6<<20 + hostPage // sizes no other test copies
-	if p := mapHost(hostPage); p == nil {
-		t.Skip("no memory outside the heap here")
-	} else if !unmapHost(p, hostPage) {
-		t.Fatal("unmapHost failed")
-	}
-	var p1 unsafe.Pointer
-	for range 3 {
-		runtime.GC()
-		if p1 = takeHostMem(s1); p1 != nil {
-			break
-		}
-	}
-	if p1 == nil {
-		t.Skip("no room outside the heap (other tests took it)")
-	}
+	p1 := takeBig(t, s1)
 	(&hostBuf{p: p1, size: s1}).give()
 	hostMem.Lock()
 	defer hostMem.Unlock()
@@ -145,16 +133,7 @@ func TestBigRoomUnmapsOtherSizes(t *testing.T) {
 // release are unmapped by the next.
 func TestIdleLargeBuffersUnmapped(t *testing.T) {
 	const size = 7<<20 + hostPage // a size no other test copies
-	var p unsafe.Pointer
-	for range 3 {
-		runtime.GC()
-		if p = takeHostMem(size); p != nil {
-			break
-		}
-	}
-	if p == nil {
-		t.Skip("no room outside the heap (other tests took it)")
-	}
+	p := takeBig(t, size)
 	(&hostBuf{p: p, size: size}).give()
 	releaseIdleHost() // the size was taken since the last run: kept, or dropped by a timer meanwhile
 	releaseIdleHost()
@@ -168,4 +147,39 @@ func TestIdleLargeBuffersUnmapped(t *testing.T) {
 			t.Fatal("an unmapped buffer is still listed as host memory")
 		}
 	}
+}
+
+// needHostMem skips the test where memory cannot be mapped outside the
+// heap (hostmem_other.go): every copy then goes to the output pool.
+func needHostMem(t *testing.T) {
+	t.Helper()
+	if p := mapHost(hostPage); p == nil {
+		t.Skip("no memory outside the heap on this platform")
+	} else if !unmapHost(p, hostPage) {
+		t.Fatal("unmapHost failed")
+	}
+}
+
+// takeBig returns a buffer of size bytes (over hostMax) outside the heap.
+// Earlier tests' copies come back once collected, and bigRoom unmaps free
+// buffers of other sizes to make room, so after a few collections there
+// must be one: failing to get it is a failure, not a reason to skip.
+func takeBig(t *testing.T, size uintptr) unsafe.Pointer {
+	t.Helper()
+	needHostMem(t)
+	for range 3 {
+		runtime.GC()
+		if p := takeHostMem(size); p != nil {
+			return p
+		}
+	}
+	t.Fatalf("no %d-byte buffer outside the heap after 3 collections (%s)", size, bigBudget())
+	return nil
+}
+
+// bigBudget describes the budget for large copies, for failures.
+func bigBudget() string {
+	hostMem.Lock()
+	defer hostMem.Unlock()
+	return fmt.Sprintf("%d of %d bytes of the large-copy budget mapped", hostMem.big, hostBigBytes)
 }
