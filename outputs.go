@@ -51,7 +51,7 @@ import (
 // each Call meanwhile makes a new buffer, zeroed and faulted in, which
 // costs more than the kernel. How many buffers outlast a collection
 // depends on the host (how long a collection takes against how fast
-// Calls use buffers), and growing measures it. On the 2-vCPU Zen 4 VM
+// Calls use buffers), and growing measures it. On the 2-vCPU Zen 5 VM
 // (November 2026, loaded by other processes), 4 MB outputs (n=1e6 of the
 // 5-op chain) with the first 16 buffers were new 15-22% of the time, and
 // Call took 1.86-2.14 times CallInto's time (CPU 2.06-2.24); grown to 64,
@@ -65,7 +65,7 @@ import (
 // seldom grew. On the Intel VM the pool was seldom found empty (3.5% new
 // buffers at n=1e6).
 //
-// Why the pool is not sized to keep outputs in the cache: on that Zen 4
+// Why the pool is not sized to keep outputs in the cache: on that Zen 5
 // VM CallInto's 12 MB working set at n=1e6 stays in its 32 MiB L3
 // (65-150 us a call), so every Call output not among the last few written
 // comes from memory; keeping a size's pool inside the L3 takes a
@@ -121,7 +121,7 @@ import (
 // these outputs instead of slabs took twice the Call thread's CPU time
 // (zeroing, then more collections).
 //
-// On the Zen 4 VM (2 MiB L2, 32 MiB L3; one run of
+// On the Zen 5 VM (1 MiB L2 per core, 32 MiB L3; one run of
 // BenchmarkOutputWorkingSet) the kernel's CPU time per 4 KB output was
 // 129 ns rewriting one output, 158 cycling through 1 MiB, 200 through
 // 4 MiB and 299 through 32 MiB, and a plain Call 611; Call plus Release,

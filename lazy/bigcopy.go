@@ -17,12 +17,12 @@ import (
 // stores, so bigCopy copies it in pieces below memmove's threshold
 // (copyPiece). What the caches can hold is taken to be what the kernels
 // themselves write with ordinary stores (runtime.StreamThreshold, derived
-// from the host's cache sizes: 16 MiB on a 2-vCPU Zen 4 VM with a 32 MiB
+// from the host's cache sizes: 16 MiB on a 2-vCPU Zen 5 VM with a 32 MiB
 // L3, 8 MiB on a 2-vCPU Intel VM with a 4 MiB share of its L3); a larger
 // copy would evict what it wrote before the kernel reads it, and keeps
 // memmove's streaming stores.
 //
-// Measured on the Zen 4 VM (BenchmarkChainBlocks, its lazy-memmove/lazy
+// Measured on the Zen 5 VM (BenchmarkChainBlocks, its lazy-memmove/lazy
 // over fourteen runs on a loaded host): one memmove took 0.92-1.19 times as
 // long as the pieces, median 1.04; a small gain, most of the copy's cost
 // being the memory it writes, last written a collection cycle earlier.

@@ -45,7 +45,7 @@ import (
 //
 // Large copies are kept outside the heap for what the output pool costs
 // them: with the 10-op chain's 4 MB input copied every iteration (AMD
-// EPYC Zen 4, 2 vCPUs), one iteration in twenty or so took a new buffer
+// EPYC Zen 5, 2 vCPUs), one iteration in twenty or so took a new buffer
 // from the heap, zeroed and faulted in page by page (91 page faults per
 // iteration on average against 54 with the input shared, page faults 15%
 // of the process's CPU time), and the pooled copies, counted as live
